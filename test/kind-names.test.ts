@@ -22,6 +22,7 @@ const SRC = resolve(dirname(fileURLToPath(import.meta.url)), '../src');
 const ALLOWED: { readonly [kind: string]: readonly string[] } = {
   dns_zone: [],
   hosting_plan: [],
+  mailbox: [],
 };
 
 /** Words in a file's name that say it is about one kind. */
@@ -51,6 +52,11 @@ describe('what a kind costs outside its room', () => {
     const word = new RegExp(`\\b${kind}\\b`);
     const naming = STAGE_FILES.filter((file) => word.test(readFileSync(join(SRC, file), 'utf8')));
     expect(naming.sort()).toEqual([...(ALLOWED[kind] ?? [])].sort());
+  });
+
+  test('at most 6 files outside the rooms say mailbox or mailboxes, in any case, comments included', () => {
+    const naming = STAGE_FILES.filter((file) => /mailbox/i.test(readFileSync(join(SRC, file), 'utf8')));
+    expect(naming.length, naming.join(', ')).toBeLessThanOrEqual(6);
   });
 
   test('no file outside the rooms and the simulator is named after a kind', () => {

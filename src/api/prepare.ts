@@ -7,13 +7,12 @@ import { diffWithin } from '../plan/diff.js';
 import type { OnEvent } from '../plan/events.js';
 import { planFingerprint, staleReasons } from '../plan/fingerprint.js';
 import { hostingPlanLookalikes } from '../kinds/hosting-plan/lookalikes.js';
-import { conflictPlan, isPlanConflict } from '../kinds/hosting-plan/changes.js';
-import { isZoneConflict } from '../kinds/zone/conflicts.js';
+import { locateConflicts } from './locate-conflicts.js';
 import { oddCharacter, skeleton } from '../manifest/lookalike.js';
 import { type PlanReads, readsForManifest, readsForSavedPlan } from '../plan/reads.js';
 import type { SavedPlan } from '../plan/saved.js';
 import type { Plan } from '../plan/types.js';
-import { conflictLine, type PlanView } from '../render/common.js';
+import type { PlanView } from '../render/common.js';
 import type { EarlierCreates, Existing, ExistingSecret } from '../secrets/recovery.js';
 import type { Redactions } from '../redact.js';
 import type { JournalState } from '../apply/recover.js';
@@ -223,34 +222,6 @@ export function viewOf(plan: Plan, live: Live, source: Omit<PlanView, 'plan' | '
     fingerprint: planFingerprint(plan, live),
     ...(lookalikes.length === 0 ? {} : { warnings: lookalikes }),
   };
-}
-
-/**
- * Each conflict at the manifest entry that causes it: a domain owned by another client at its
- * name under its client; a domain to delete at its `state: absent` entry, or at `prune:` when
- * pruning deletes it. The message names no other customer: under GitHub Actions it becomes an
- * annotation on the pull request (the text plan on stdout names the owner for the log).
- */
-function locateConflicts(plan: Plan, desired: Desired): LocatedProblem[] {
-  const located: LocatedProblem[] = [];
-  for (const conflict of plan.conflicts) {
-    const domain = isPlanConflict(conflict)
-      ? undefined
-      : desired.clients.find((c) => c.username === conflict.client)?.domains.find((d) => d.name === conflict.domain);
-    const loc = isPlanConflict(conflict)
-      ? (desired.hostingPlans?.find((p) => p.name === conflictPlan(conflict))?.loc ?? desired.prune.loc)
-      : isZoneConflict(conflict) // a zone's conflict: at its record's line
-        ? domain?.loc && { ...domain.loc, ...domain.dns?.origin?.find((o) => o.index === conflict.record.index) }
-        : (domain?.loc ?? (conflict.subdomains === undefined ? undefined : desired.prune.loc));
-    if (loc !== undefined)
-      located.push({
-        file: loc.file,
-        line: loc.line,
-        column: loc.column,
-        message: conflictLine(conflict, false),
-      });
-  }
-  return located;
 }
 
 /**

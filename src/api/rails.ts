@@ -5,9 +5,10 @@
  */
 import { type LocatedProblem, ProvisionError } from '../errors.js';
 import { isPlanConflict } from '../kinds/hosting-plan/changes.js';
+import { isSectionConflict, type SectionConflict, type SectionKind, sectionOfConflict } from '../kinds/index.js';
 import { isZoneConflict } from '../kinds/zone/conflicts.js';
 import { type Limits, massChanges, planWarnings } from '../plan/guards.js';
-import type { Plan } from '../plan/types.js';
+import type { Conflict, Plan } from '../plan/types.js';
 import type { PlanView } from '../render/common.js';
 import { plural } from '../util.js';
 
@@ -34,13 +35,22 @@ export function refuseMassChanges(plan: Plan, limits: Limits): void {
  */
 export function refuseConflicts(plan: Plan, located: readonly LocatedProblem[] = []): void {
   if (plan.conflicts.length === 0) return;
-  const plans = plan.conflicts.filter(isPlanConflict).length;
-  const zones = plan.conflicts.filter(isZoneConflict).length;
-  const dns = plan.conflicts.filter((c) => !isPlanConflict(c) && c.dns !== undefined).length - zones;
-  const owned = plan.conflicts.filter(
+  // The sections' conflicts (a thing listed on another client's domain), each kind's counted in its words.
+  const sectionCounts = new Map<SectionKind, number>();
+  for (const c of plan.conflicts) {
+    const kind = sectionOfConflict(c);
+    if (kind !== undefined) sectionCounts.set(kind, (sectionCounts.get(kind) ?? 0) + 1);
+  }
+  const others = plan.conflicts.filter((c): c is Exclude<Conflict, SectionConflict> => !isSectionConflict(c));
+  const plans = others.filter(isPlanConflict).length;
+  const zones = others.filter(isZoneConflict).length;
+  const dns = others.filter((c) => !isPlanConflict(c) && c.dns !== undefined).length - zones;
+  const owned = others.filter(
     (c) => !isPlanConflict(c) && !isZoneConflict(c) && c.subdomains === undefined && c.dns === undefined,
   ).length;
-  const blocked = plan.conflicts.length - owned - plans - dns - zones;
+  const blocked = others.length - owned - plans - dns - zones;
+  const sections = [...sectionCounts].map(([kind, n]) => kind.section.conflicts?.summary(n) ?? '');
+  const sectionHint = [...sectionCounts.keys()][0]?.section.conflicts?.hint;
   const what = [
     plans > 0 ? `${plural(plans, 'hosting plan')} cannot be changed as the manifest says` : '',
     owned > 0
@@ -53,18 +63,21 @@ export function refuseConflicts(plan: Plan, located: readonly LocatedProblem[] =
     zones > 0
       ? `${plural(zones, 'DNS record')} of the manifest would leave ${zones === 1 ? 'its zone' : 'zones'} broken`
       : '',
+    ...sections,
   ].filter(Boolean);
   throw new ProvisionError('plan_conflict', `${what.join('; ')}: apply sends nothing until this is resolved`, {
     located,
     hint:
-      owned > 0
-        ? 'move the domain under its owner in the manifest, remove it, or move it on the panel'
-        : blocked > 0
-          ? 'mark the subdomains absent too (or let prune.domains take them), or keep the domain'
-          : dns > 0
-            ? `remove "dns" from the domain, or list a subdomain's records in its parent's zone; turn DNS on in the panel for a domain it serves none for`
-            : zones > 0
-              ? 'each conflict above names the record, the one it meets and the fix'
-              : 'each conflict above says what to change: the clients on a plan, or the keys the panel lacks',
+      others.length === 0 && sectionHint !== undefined
+        ? sectionHint
+        : owned > 0
+          ? 'move the domain under its owner in the manifest, remove it, or move it on the panel'
+          : blocked > 0
+            ? 'mark the subdomains absent too (or let prune.domains take them), or keep the domain'
+            : dns > 0
+              ? `remove "dns" from the domain, or list a subdomain's records in its parent's zone; turn DNS on in the panel for a domain it serves none for`
+              : zones > 0
+                ? 'each conflict above names the record, the one it meets and the fix'
+                : 'each conflict above says what to change: the clients on a plan, or the keys the panel lacks',
   });
 }

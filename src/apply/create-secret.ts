@@ -24,7 +24,7 @@ import { Interrupted, type Slot } from './walk.js';
 
 /**
  * The one write-ahead "create with a secret": the create of every kind whose things have a
- * password (a client; mailboxes, databases and FTP users next), around the POST that create.ts
+ * password (a client, and every other kind whose `secret` says so), around the POST that create.ts
  * resolves (`post`): the secrets journal's write-ahead, and what a found thing's password is.
  * The kind says how its create carries a password and how a new one is set (kinds/kind.ts
  * KindSecret); the stage finds it by name (secret-lookups.ts). docs/passwords.md says the rules.

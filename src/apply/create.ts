@@ -63,7 +63,7 @@ interface Creator {
   /**
    * The create of any kind with a secret (its Kind.secret) that has no create of its own here:
    * the request as planned, through the one write-ahead create (apply/create-secret.ts). The
-   * kinds after the client (mailboxes, databases, FTP users) come this way.
+   * kinds with a password other than the client come this way.
    */
   createSecret(change: Extract<Change, { action: 'create' }>, sink: SecretsSink, slot?: Slot): Promise<Applied>;
   createDomain(change: CreateDomain, slot?: Slot): Promise<Applied>;

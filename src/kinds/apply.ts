@@ -7,6 +7,7 @@
 import type { LiveClient } from './client/record.js';
 import type { LiveHostingPlan, NewIds, PanelRequest } from './common.js';
 import type { LiveDomain } from './domain/record.js';
+import type { RecordRead } from './panel-record.js';
 
 /** A change done: the panel's id of the resource, and a sentence for the user when there is more to say. */
 export interface Applied {
@@ -88,6 +89,11 @@ export interface PanelLookUps {
   hostingPlanNamed(name: string): Promise<LiveHostingPlan | undefined>;
   /** Every client (GET /clients), as the list reads them. */
   clients(): Promise<readonly LiveClient[]>;
+  /**
+   * Any kind's record by id, as its room reads it (`read`: its path and parser); undefined when
+   * the panel answers 404 (gone). A record of another id is a contract error.
+   */
+  recordById<R extends { readonly id: number }>(read: RecordRead<R>, id: number): Promise<R | undefined>;
 }
 
 /** What a room is handed to carry out one change (Kind.apply). */

@@ -9,11 +9,17 @@ import { DOMAIN_DOCTOR } from './domain/doctor.js';
 import { HOSTING_PLAN_DOCTOR } from './hosting-plan/doctor.js';
 import type { KindName } from './index.js';
 import type { KindDoctor } from './doctor.js';
+import { MAILBOX_DOCTOR } from './mailbox/doctor.js';
+import { DATABASE_DOCTOR } from './database/doctor.js';
+import { FTP_USER_DOCTOR } from './ftp-user/doctor.js';
 import { ZONE_DOCTOR } from './zone/doctor.js';
 
 export const KIND_DOCTORS: { readonly [N in KindName]: KindDoctor } = {
   client: CLIENT_DOCTOR,
   domain: DOMAIN_DOCTOR,
   dns_zone: ZONE_DOCTOR,
+  mailbox: MAILBOX_DOCTOR,
+  database: DATABASE_DOCTOR,
+  ftp_user: FTP_USER_DOCTOR,
   hosting_plan: HOSTING_PLAN_DOCTOR,
 };

@@ -10,12 +10,18 @@ import { DOMAIN_KIND } from './domain/kind.js';
 import { HOSTING_PLAN_KIND } from './hosting-plan/kind.js';
 import type { ChangeOf, FactIndexOf, Kind } from './kind.js';
 import type { AnyKindSection, SectionDiff, SectionItemOf, SectionParent, SectionPlace } from './section.js';
+import { MAILBOX_KIND } from './mailbox/kind.js';
+import { DATABASE_KIND } from './database/kind.js';
+import { FTP_USER_KIND } from './ftp-user/kind.js';
 import { ZONE_KIND } from './zone/kind.js';
 
 export const KINDS = {
   client: CLIENT_KIND,
   domain: DOMAIN_KIND,
   dns_zone: ZONE_KIND,
+  mailbox: MAILBOX_KIND,
+  database: DATABASE_KIND,
+  ftp_user: FTP_USER_KIND,
   hosting_plan: HOSTING_PLAN_KIND,
 } as const;
 
@@ -94,6 +100,16 @@ export const SECTION_KINDS: readonly SectionKind[] = KIND_NAMES.flatMap((name) =
   const section = (KINDS[name] as unknown as { readonly section?: AnyKindSection }).section;
   return section === undefined ? [] : [{ name, section }];
 });
+
+/** The section kind whose conflict `conflict` is (KindSection.conflicts), with its section; undefined: another kind's. */
+export function sectionOfConflict(conflict: object): SectionKind | undefined {
+  return SECTION_KINDS.find((kind) => kind.section.conflicts?.is(conflict) === true);
+}
+
+/** Whether a plan's conflict is a section kind's (a mailbox's, a database's, ...). */
+export function isSectionConflict(conflict: object): conflict is SectionConflict {
+  return sectionOfConflict(conflict) !== undefined;
+}
 
 // --- The live panel: one read's parts, by kind (Kind.read) ---
 

@@ -12,6 +12,9 @@ import { DOMAIN_READ } from './domain/read.js';
 import { HOSTING_PLAN_READ } from './hosting-plan/read.js';
 import type { KINDS, Live, LiveIndexPart, LivePart, ReadAsk, ReadKindName } from './index.js';
 import type { KindRead } from './read.js';
+import { MAILBOX_READ } from './mailbox/read.js';
+import { DATABASE_READ } from './database/read.js';
+import { FTP_USER_READ } from './ftp-user/read.js';
 import { ZONE_READ } from './zone/read.js';
 
 /** Each kind's list read, its room's (KINDS[name].read). */
@@ -20,6 +23,9 @@ export const KIND_READS: { readonly [N in ReadKindName]: NonNullable<(typeof KIN
   client: CLIENT_READ,
   domain: DOMAIN_READ,
   dns_zone: ZONE_READ,
+  mailbox: MAILBOX_READ,
+  database: DATABASE_READ,
+  ftp_user: FTP_USER_READ,
 };
 
 /**
@@ -28,7 +34,15 @@ export const KIND_READS: { readonly [N in ReadKindName]: NonNullable<(typeof KIN
  * order. Every kind with a read stands here, and Live holds every part a read takes of other
  * kinds (ReadsFromLive), else this fails to compile.
  */
-export const READ_ORDER = readOrder(['hosting_plan', 'client', 'domain', 'dns_zone']);
+export const READ_ORDER = readOrder([
+  'hosting_plan',
+  'client',
+  'domain',
+  'dns_zone',
+  'mailbox',
+  'database',
+  'ftp_user',
+]);
 
 function readOrder<T extends readonly ReadKindName[]>(
   names: T &

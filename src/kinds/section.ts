@@ -108,6 +108,23 @@ export interface SectionDiff<C, X, U> {
   readonly notes: readonly string[];
 }
 
+/**
+ * A section's conflicts as the stages meet them among the plan's (KindSection.conflicts): which
+ * are its, the item each is of (located at that item's line), and how the refusal counts them.
+ */
+export interface SectionConflicts<X> {
+  /** Whether a plan's conflict is one of this section's (told apart by its fields). */
+  is(conflict: object): conflict is X & object;
+  /** The manifest client it is listed under, and its item's name (as the section's items give it: `nameOf`). */
+  at(conflict: X): { readonly client: string; readonly name: string };
+  /** An item's name, to find the item a conflict is of. */
+  nameOf(item: { readonly loc: SectionPlace }): string;
+  /** The refusal's count of `n` of them: `2 mailboxes of the manifest stand on domains of another client`. */
+  summary(n: number): string;
+  /** What to do, when they are the refusal's first kind of conflict. */
+  readonly hint: string;
+}
+
 /** A diff that answers nothing. */
 export const NO_SECTION_DIFF: SectionDiff<never, never, never> = {
   changes: [],
@@ -164,6 +181,10 @@ export interface KindSection<P extends SectionParent, W extends { readonly loc: 
    * sentences of those that cannot be ordered (the plan is refused with them). Absent: as walked.
    */
   arrange?(changes: readonly C[], index: IX): { readonly changes: readonly C[]; readonly problems: readonly string[] };
+
+  // --- Its conflicts (api/rails.ts, api/prepare.ts): told apart, counted, located ---
+  /** What the stages need of its conflicts (`X`); absent for a section whose diff makes none. */
+  readonly conflicts?: SectionConflicts<X>;
 
   // --- The run's ask (plan/reads.ts) ---
   /**

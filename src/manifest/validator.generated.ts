@@ -7,15 +7,15 @@ const require = createRequire(import.meta.url);
 "use strict";
 export const validate = validate20;
 export default validate20;
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://raw.githubusercontent.com/panel-provision/panel-provision/main/schemas/manifest.schema.json","title":"panel-provision manifest","description":"The clients (hosting accounts), domains and hosting plans that should exist on the hosting panel. `provision plan` shows what would change; `provision apply` does it.","type":"object","additionalProperties":false,"required":["version"],"patternProperties":{"^x-":{"title":"Extension","description":"Any top-level key starting with `x-` is ignored: a place for YAML anchors that client entries merge with `<<: *name` (x-defaults: &defaults {plan: Basic}, then `- <<: *defaults` and the client's own keys)."}},"properties":{"version":{"title":"Manifest format version","description":"Always 1 for this format.","const":1},"clients":{"title":"Clients","description":"The hosting accounts the panel should have, each with its domains. May be empty: `clients: []`. A manifest file lists it unless it defines `hosting_plans`; a part of a manifest directory may leave it out.","type":"array","items":{"$ref":"#/$defs/client"}},"hosting_plans":{"title":"Hosting plans","description":"The hosting plans the panel should have, each with the keys it manages. Optional: plans not listed are left alone (unless prune.hosting_plans is true). A client's `plan` may name a plan listed here.","type":"array","items":{"$ref":"#/$defs/hosting_plan"}},"prune":{"title":"Prune","description":"What may be deleted for not being listed in this manifest. Without `prune`, nothing is deleted for being unlisted: only what is marked `state: absent` is. Administrators, system domains and hosting plans in use are never pruned.","type":"object","additionalProperties":false,"properties":{"clients":{"title":"Prune clients","description":"true: clients the manifest does not list are deleted, with their domains, mail, databases and files. Default false.","type":"boolean","default":false},"domains":{"title":"Prune domains","description":"true: the domains of a listed client that the manifest does not list are deleted. Default false.","type":"boolean","default":false},"hosting_plans":{"title":"Prune hosting plans","description":"true: hosting plans the manifest does not list are deleted, except those a client is on (prune passes over them and says how many it kept). Off in runs scoped with --clients. Default false.","type":"boolean","default":false},"keep":{"title":"Never prune","description":"Glob patterns of usernames and domain names that prune never deletes: `*` matches any run of characters (dots included), `?` one character; case-insensitive, the whole name must match. ASCII only: an international domain in its punycode form (xn--...); no trailing dot. Hosting plans are matched by entries of their own, {hosting_plan: \"Premium*\"}: any text, case-sensitive, the whole name. Example: [\"legacy-*\", \"*.example.org\"]. Default [].","type":"array","default":[],"items":{"title":"Pattern","description":"A name pattern of usernames and domain names, or {hosting_plan: ...} for plan names.","anyOf":[{"title":"Name pattern","description":"A username or domain name, with `*` and `?` as wildcards, such as legacy-* or *.example.org. Not empty; ASCII only (an international domain in its punycode form, xn--...); no trailing dot.","type":"string"},{"title":"Hosting plan pattern","description":"Plan names that prune never deletes: {hosting_plan: \"Premium*\"}, `*` matching any run of characters and `?` one; any text (plan names may hold spaces), case-sensitive, the whole name must match. Not empty.","type":"object","additionalProperties":false,"required":["hosting_plan"],"properties":{"hosting_plan":{"title":"Plan name pattern","description":"A plan name, with * and ? as wildcards, such as \"Premium*\".","type":"string"}}}]}}}},"$schema":{"title":"JSON Schema","description":"The address of this schema, for editors that read it from the document (a JSON manifest's `\"$schema\"`); ignored by provision.","type":"string"}},"$defs":{"client":{"title":"Client","description":"One hosting account (a system user on the server) and the domains it owns.","type":"object","additionalProperties":false,"required":["username"],"properties":{"username":{"title":"Username","description":"A lowercase letter first, then lowercase letters, digits, - and _ (at most 32 characters). Never rewritten: a username that breaks the rule is refused. Unique in the manifest.","type":"string","pattern":"^[a-z][a-z0-9_-]{0,31}$"},"state":{"title":"State","description":"present (the default): the client should exist. absent: the client is deleted when the panel has it, with its domains, mail, databases and files; a client marked absent has no other keys than `username` and `state`.","enum":["present","absent"],"default":"present"},"plan":{"title":"Hosting plan","description":"The name of an existing hosting plan on the panel (may contain spaces). Managed when given: a client on another plan is moved to this one. Omit it for the panel's default resources (and to leave an existing client's plan alone).","type":"string"},"email":{"title":"Email","description":"The client's contact address. Managed when given: a different address on the panel is updated. Omit it to leave the panel's address alone.","type":"string"},"suspended":{"title":"Suspended","description":"true: the client is suspended (cannot log in, sites offline); false: it is active. Managed when given: apply changes the panel to match. Omit it to leave the panel's setting alone.","type":"boolean"},"language":{"title":"Language","description":"The language of the client's panel and mails: an ISO 639-1 code such as de or en. Managed when given: a different language on the panel is updated. Omit it to leave the panel's language alone. A code that is not two lowercase letters is a warning, not an error: a panel may hold one.","type":"string","minLength":1},"send_login_credentials":{"title":"Send login credentials","description":"Create only: whether the panel mails the new client its login when the client is created (POST /clients send_login_credentials). Default false: a provisioning run mails no one unless asked. Never compared and never sent to a client that exists.","type":"boolean","default":false},"domains":{"title":"Domains","description":"The domains this client owns: a domain name, or a mapping {name: ..., ...} for a domain to delete (state: absent) or whose settings are managed (php_version, https, redirect) or DNS records (dns). Case-insensitive; international names are allowed and compared in their ASCII (punycode) form. Each domain is listed once in the whole manifest.","type":"array","default":[],"items":{"title":"Domain","description":"A bare domain name such as example.com (no scheme, path, port or trailing dot), or a mapping {name: example.com, ...} to say whether it should exist and which of its settings are managed.","anyOf":[{"title":"Domain name","description":"A bare domain name such as example.com: no scheme, path, port or trailing dot. The domain should exist.","type":"string"},{"title":"Domain entry","description":"A domain with its state and settings: {name: old.example.com, state: absent} deletes it when the panel has it; {name: shop.example.com, php_version: \"8.3\"} manages its PHP version. Each setting is managed only when given: one left out is never compared and never sent. A domain marked absent has no settings and no dns.","type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"title":"Domain name","description":"A bare domain name such as example.com: no scheme, path, port or trailing dot.","type":"string"},"state":{"title":"State","description":"present (the default): the domain should exist. absent: the domain is deleted when the panel has it (it must belong to this client).","enum":["present","absent"],"default":"present"},"php_version":{"title":"PHP version","description":"The PHP version of the domain: \"MAJOR.MINOR\" such as \"8.3\", \"7.4\" or \"8.10\", quoted (unquoted, YAML reads 8.10 as the number 8.1), or \"default\" for the panel's default. Managed when given; omit it to leave the panel's setting alone.","type":"string","pattern":"^(?:[0-9]{1,3}\\.[0-9]{1,3}|default)$"},"https":{"title":"HTTPS","description":"The domain's HTTPS settings: lets_encrypt, force and hsts, each managed only when given. Omit it to leave them all alone; an empty mapping manages nothing (a warning).","type":"object","additionalProperties":false,"properties":{"lets_encrypt":{"title":"Let's Encrypt","description":"true: the domain gets a Let's Encrypt certificate; false: it does not. Managed when given.","type":"boolean"},"force":{"title":"Force HTTPS","description":"true: plain HTTP requests are redirected to HTTPS; false: they are not. Managed when given.","type":"boolean"},"hsts":{"title":"HSTS","description":"HTTP Strict Transport Security: false turns it off; a mapping turns it on, like {max_age: 31536000, include_subdomains: true, preload: false}. max_age is required; include_subdomains and preload default to false. Managed when given.","anyOf":[{"title":"HSTS off","description":"false: no Strict-Transport-Security header.","const":false},{"title":"HSTS on","description":"The Strict-Transport-Security header: {max_age: 31536000, include_subdomains: true, preload: false}.","type":"object","additionalProperties":false,"required":["max_age"],"properties":{"max_age":{"title":"Max age","description":"How long browsers remember to use HTTPS only, in seconds (a whole number, 0 or more): 31536000 is one year. Required. Under 300 seconds or over two years (63072000) is a warning, not an error.","type":"integer","minimum":0},"include_subdomains":{"title":"Include subdomains","description":"true: the header covers the subdomains too. Default false.","type":"boolean","default":false},"preload":{"title":"Preload","description":"true: the header asks browsers' preload lists to include the domain (they also need max_age of a year or more and include_subdomains: a warning otherwise). Default false.","type":"boolean","default":false}}}]}}},"redirect":{"title":"Redirect","description":"Forwarding of the whole domain to a URL: false turns forwarding off; a mapping turns it on, like {to: \"https://example.com/\", status: 301}. Managed when given; omit it to leave the panel's setting alone.","anyOf":[{"title":"No redirect","description":"false: forwarding off (target.is_forwarding false); the panel's target stays as read, so a domain that forwarded keeps the old URL there (the plan says so): whether the panel restores its document root is not known.","const":false},{"title":"Redirect to a URL","description":"{to: \"https://example.com/\", status: 301}: to is required, status defaults to 301.","type":"object","additionalProperties":false,"required":["to"],"properties":{"to":{"title":"Target URL","description":"An absolute http or https URL with a host, such as \"https://example.com/shop\". Required. A redirect to the domain itself is a warning (a loop).","type":"string"},"status":{"title":"Status","description":"301 (moved permanently, the default) or 302 (found: a temporary redirect).","enum":[301,302],"default":301}}}]},"dns":{"title":"DNS records","description":"The domain's DNS zone: the records it should hold, like {ttl: 3600, records: [{host: \"@\", type: A, value: 192.0.2.10}], prune: true, keep: [\"_acme-challenge*\"]}. Listed records are added (or their TTL updated); records on the panel that are not listed stay unless prune is true. Not on a subdomain of a domain listed under the same client (its records live in the parent's zone, like host: _acme-challenge.shop), nor on a domain marked absent.","type":"object","additionalProperties":false,"required":["records"],"properties":{"ttl":{"title":"Default TTL","description":"The TTL of the records below that give none, in seconds, a whole number from 60 (one minute) to 2592000 (30 days). Default 3600.","type":"integer","minimum":60,"maximum":2592000,"default":3600},"records":{"title":"Records","description":"The records the zone should hold; may be empty (records: []). A record is (host, type, value): host and type compared case-insensitively, the value exactly. Each listed once.","type":"array","items":{"title":"DNS record","description":"One record of the zone: {host: www, type: A, value: 192.0.2.10, ttl: 300}.","type":"object","additionalProperties":false,"required":["host","type","value"],"properties":{"host":{"title":"Host","description":"The name relative to the domain: \"@\" for the domain itself, www, _dmarc, *.shop (a wildcard), _acme-challenge.shop (a subdomain's record). Case-insensitive. An absolute name (with a trailing dot) is refused.","type":"string"},"type":{"title":"Type","description":"The record type, in any case: A, AAAA, CNAME, MX, TXT, SRV, CAA and NS have their values checked; another type of letters and digits is a warning, not an error.","type":"string"},"value":{"title":"Value","description":"The record's data as the panel holds it, compared exactly: an IPv4 address for A, IPv6 for AAAA, a host name for CNAME and NS, \"priority host\" for MX (\"10 mail.example.com.\"), \"priority weight port target\" for SRV, \"flags tag value\" for CAA, any text for TXT without control characters (a newline, a tab: refused; over 255 characters is a warning: the panel splits it). Always a string: quote numbers.","type":"string"},"ttl":{"title":"TTL","description":"The record's TTL in seconds, a whole number from 60 (one minute) to 2592000 (30 days). Default: the block's ttl.","type":"integer","minimum":60,"maximum":2592000}}}},"prune":{"title":"Prune records","description":"true: records on the panel that are not listed are removed (except the hosts keep matches, and the apex NS records unless apex NS records are listed). Default false.","type":"boolean","default":false},"keep":{"title":"Never prune","description":"Host patterns that prune never removes: letters, digits, _, - and ., with * matching any run of characters and ? one; case-insensitive, relative to the zone like the hosts. Example: [\"_acme-challenge*\"]. Only with prune: true. Default [].","type":"array","default":[],"items":{"title":"Host pattern","description":"A host relative to the zone, with * and ? as wildcards, such as _acme-challenge*.","type":"string"}}}}}}]}}}},"hosting_plan":{"title":"Hosting plan","description":"One hosting plan: its name, and the keys of its objects (resources, permissions, php, php_fpm) that are managed, each only when given: {name: Business, resources: {disk_space: 10737418240, traffic: -1}, permissions: {ssh: true}}. {name: Legacy, state: absent} deletes the plan when the panel has it and no client is on it.","type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"title":"Plan name","description":"The plan's name as the panel shows it; may contain spaces. Compared exactly. Listed once in the manifest.","type":"string"},"state":{"title":"State","description":"present (the default): the plan should exist. absent: the plan is deleted when the panel has it, never while a client is on it; a plan marked absent has no other keys than `name` and `state`, and no client of the manifest may name it.","enum":["present","absent"],"default":"present"},"resources":{"title":"Resources","description":"The plan's limits, as GET /hosting-plans shows them: whole numbers, sizes in bytes, -1 for unlimited, like {disk_space: 10737418240, traffic: -1, domains: 10}. Each key managed only when given. A key not listed here is a warning, not an error (releases differ): plan refuses to manage a key the panel's plans lack.","type":"object","properties":{"disk_space":{"type":"integer","minimum":-1,"maximum":9007199254740991},"traffic":{"type":"integer","minimum":-1,"maximum":9007199254740991},"domains":{"type":"integer","minimum":-1,"maximum":9007199254740991},"subdomains":{"type":"integer","minimum":-1,"maximum":9007199254740991},"email_accounts":{"type":"integer","minimum":-1,"maximum":9007199254740991},"email_addresses":{"type":"integer","minimum":-1,"maximum":9007199254740991},"email_forwardings":{"type":"integer","minimum":-1,"maximum":9007199254740991},"databases":{"type":"integer","minimum":-1,"maximum":9007199254740991},"ftp_users":{"type":"integer","minimum":-1,"maximum":9007199254740991},"scheduled_tasks":{"type":"integer","minimum":-1,"maximum":9007199254740991}},"additionalProperties":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]}},"permissions":{"title":"Permissions","description":"What the plan's clients may do: true or false, like {ssh: true, backup: true}. Each key managed only when given. A key not listed here is a warning, not an error (releases differ).","type":"object","properties":{"ftp":{"type":"boolean"},"php":{"type":"boolean"},"perl":{"type":"boolean"},"ssh":{"type":"boolean"},"backup":{"type":"boolean"},"panel_access":{"type":"boolean"},"domain_security":{"type":"boolean"},"certificate_management":{"type":"boolean"},"file_manager":{"type":"boolean"},"dns_editor":{"type":"boolean"},"database_remote_access":{"type":"boolean"},"email_catchall":{"type":"boolean"},"applications":{"type":"boolean"},"ssh_jail":{"type":"boolean"},"delete_main_domain":{"type":"boolean"},"change_personal_data":{"type":"boolean"},"update_contact_data":{"type":"boolean"}},"additionalProperties":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]}},"php":{"title":"PHP settings","description":"The plan's PHP settings, like {memory_limit: 512M, max_execution_time: 60}: memory_limit, post_max_size and upload_max_filesize are PHP sizes (a whole number with an optional K, M or G, or \"-1\"). Each key managed only when given. A key not listed here is a warning, not an error (releases differ).","type":"object","properties":{"memory_limit":{"type":"string","pattern":"^(?:-1|[0-9]{1,12}[KMGkmg]?)$"},"max_execution_time":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"post_max_size":{"type":"string","pattern":"^(?:-1|[0-9]{1,12}[KMGkmg]?)$"},"upload_max_filesize":{"type":"string","pattern":"^(?:-1|[0-9]{1,12}[KMGkmg]?)$"},"open_basedir":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"disable_functions":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"additional_settings":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"sendmail_from":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"env_variables":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]}},"additionalProperties":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]}},"php_fpm":{"title":"PHP-FPM settings","description":"The plan's PHP-FPM pool, like {pm: ondemand, max_children: 10}: strings, numbers or null; `status` may also be true or false (a flag on some releases). Each key managed only when given. A key not listed here is a warning, not an error (releases differ).","type":"object","properties":{"pm":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]},"max_children":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]},"max_requests":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]},"min_spare_servers":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]},"max_spare_servers":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]},"status":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"status_ip_restriction":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]}},"additionalProperties":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]}}}}}};
-const schema32 = {"title":"Client","description":"One hosting account (a system user on the server) and the domains it owns.","type":"object","additionalProperties":false,"required":["username"],"properties":{"username":{"title":"Username","description":"A lowercase letter first, then lowercase letters, digits, - and _ (at most 32 characters). Never rewritten: a username that breaks the rule is refused. Unique in the manifest.","type":"string","pattern":"^[a-z][a-z0-9_-]{0,31}$"},"state":{"title":"State","description":"present (the default): the client should exist. absent: the client is deleted when the panel has it, with its domains, mail, databases and files; a client marked absent has no other keys than `username` and `state`.","enum":["present","absent"],"default":"present"},"plan":{"title":"Hosting plan","description":"The name of an existing hosting plan on the panel (may contain spaces). Managed when given: a client on another plan is moved to this one. Omit it for the panel's default resources (and to leave an existing client's plan alone).","type":"string"},"email":{"title":"Email","description":"The client's contact address. Managed when given: a different address on the panel is updated. Omit it to leave the panel's address alone.","type":"string"},"suspended":{"title":"Suspended","description":"true: the client is suspended (cannot log in, sites offline); false: it is active. Managed when given: apply changes the panel to match. Omit it to leave the panel's setting alone.","type":"boolean"},"language":{"title":"Language","description":"The language of the client's panel and mails: an ISO 639-1 code such as de or en. Managed when given: a different language on the panel is updated. Omit it to leave the panel's language alone. A code that is not two lowercase letters is a warning, not an error: a panel may hold one.","type":"string","minLength":1},"send_login_credentials":{"title":"Send login credentials","description":"Create only: whether the panel mails the new client its login when the client is created (POST /clients send_login_credentials). Default false: a provisioning run mails no one unless asked. Never compared and never sent to a client that exists.","type":"boolean","default":false},"domains":{"title":"Domains","description":"The domains this client owns: a domain name, or a mapping {name: ..., ...} for a domain to delete (state: absent) or whose settings are managed (php_version, https, redirect) or DNS records (dns). Case-insensitive; international names are allowed and compared in their ASCII (punycode) form. Each domain is listed once in the whole manifest.","type":"array","default":[],"items":{"title":"Domain","description":"A bare domain name such as example.com (no scheme, path, port or trailing dot), or a mapping {name: example.com, ...} to say whether it should exist and which of its settings are managed.","anyOf":[{"title":"Domain name","description":"A bare domain name such as example.com: no scheme, path, port or trailing dot. The domain should exist.","type":"string"},{"title":"Domain entry","description":"A domain with its state and settings: {name: old.example.com, state: absent} deletes it when the panel has it; {name: shop.example.com, php_version: \"8.3\"} manages its PHP version. Each setting is managed only when given: one left out is never compared and never sent. A domain marked absent has no settings and no dns.","type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"title":"Domain name","description":"A bare domain name such as example.com: no scheme, path, port or trailing dot.","type":"string"},"state":{"title":"State","description":"present (the default): the domain should exist. absent: the domain is deleted when the panel has it (it must belong to this client).","enum":["present","absent"],"default":"present"},"php_version":{"title":"PHP version","description":"The PHP version of the domain: \"MAJOR.MINOR\" such as \"8.3\", \"7.4\" or \"8.10\", quoted (unquoted, YAML reads 8.10 as the number 8.1), or \"default\" for the panel's default. Managed when given; omit it to leave the panel's setting alone.","type":"string","pattern":"^(?:[0-9]{1,3}\\.[0-9]{1,3}|default)$"},"https":{"title":"HTTPS","description":"The domain's HTTPS settings: lets_encrypt, force and hsts, each managed only when given. Omit it to leave them all alone; an empty mapping manages nothing (a warning).","type":"object","additionalProperties":false,"properties":{"lets_encrypt":{"title":"Let's Encrypt","description":"true: the domain gets a Let's Encrypt certificate; false: it does not. Managed when given.","type":"boolean"},"force":{"title":"Force HTTPS","description":"true: plain HTTP requests are redirected to HTTPS; false: they are not. Managed when given.","type":"boolean"},"hsts":{"title":"HSTS","description":"HTTP Strict Transport Security: false turns it off; a mapping turns it on, like {max_age: 31536000, include_subdomains: true, preload: false}. max_age is required; include_subdomains and preload default to false. Managed when given.","anyOf":[{"title":"HSTS off","description":"false: no Strict-Transport-Security header.","const":false},{"title":"HSTS on","description":"The Strict-Transport-Security header: {max_age: 31536000, include_subdomains: true, preload: false}.","type":"object","additionalProperties":false,"required":["max_age"],"properties":{"max_age":{"title":"Max age","description":"How long browsers remember to use HTTPS only, in seconds (a whole number, 0 or more): 31536000 is one year. Required. Under 300 seconds or over two years (63072000) is a warning, not an error.","type":"integer","minimum":0},"include_subdomains":{"title":"Include subdomains","description":"true: the header covers the subdomains too. Default false.","type":"boolean","default":false},"preload":{"title":"Preload","description":"true: the header asks browsers' preload lists to include the domain (they also need max_age of a year or more and include_subdomains: a warning otherwise). Default false.","type":"boolean","default":false}}}]}}},"redirect":{"title":"Redirect","description":"Forwarding of the whole domain to a URL: false turns forwarding off; a mapping turns it on, like {to: \"https://example.com/\", status: 301}. Managed when given; omit it to leave the panel's setting alone.","anyOf":[{"title":"No redirect","description":"false: forwarding off (target.is_forwarding false); the panel's target stays as read, so a domain that forwarded keeps the old URL there (the plan says so): whether the panel restores its document root is not known.","const":false},{"title":"Redirect to a URL","description":"{to: \"https://example.com/\", status: 301}: to is required, status defaults to 301.","type":"object","additionalProperties":false,"required":["to"],"properties":{"to":{"title":"Target URL","description":"An absolute http or https URL with a host, such as \"https://example.com/shop\". Required. A redirect to the domain itself is a warning (a loop).","type":"string"},"status":{"title":"Status","description":"301 (moved permanently, the default) or 302 (found: a temporary redirect).","enum":[301,302],"default":301}}}]},"dns":{"title":"DNS records","description":"The domain's DNS zone: the records it should hold, like {ttl: 3600, records: [{host: \"@\", type: A, value: 192.0.2.10}], prune: true, keep: [\"_acme-challenge*\"]}. Listed records are added (or their TTL updated); records on the panel that are not listed stay unless prune is true. Not on a subdomain of a domain listed under the same client (its records live in the parent's zone, like host: _acme-challenge.shop), nor on a domain marked absent.","type":"object","additionalProperties":false,"required":["records"],"properties":{"ttl":{"title":"Default TTL","description":"The TTL of the records below that give none, in seconds, a whole number from 60 (one minute) to 2592000 (30 days). Default 3600.","type":"integer","minimum":60,"maximum":2592000,"default":3600},"records":{"title":"Records","description":"The records the zone should hold; may be empty (records: []). A record is (host, type, value): host and type compared case-insensitively, the value exactly. Each listed once.","type":"array","items":{"title":"DNS record","description":"One record of the zone: {host: www, type: A, value: 192.0.2.10, ttl: 300}.","type":"object","additionalProperties":false,"required":["host","type","value"],"properties":{"host":{"title":"Host","description":"The name relative to the domain: \"@\" for the domain itself, www, _dmarc, *.shop (a wildcard), _acme-challenge.shop (a subdomain's record). Case-insensitive. An absolute name (with a trailing dot) is refused.","type":"string"},"type":{"title":"Type","description":"The record type, in any case: A, AAAA, CNAME, MX, TXT, SRV, CAA and NS have their values checked; another type of letters and digits is a warning, not an error.","type":"string"},"value":{"title":"Value","description":"The record's data as the panel holds it, compared exactly: an IPv4 address for A, IPv6 for AAAA, a host name for CNAME and NS, \"priority host\" for MX (\"10 mail.example.com.\"), \"priority weight port target\" for SRV, \"flags tag value\" for CAA, any text for TXT without control characters (a newline, a tab: refused; over 255 characters is a warning: the panel splits it). Always a string: quote numbers.","type":"string"},"ttl":{"title":"TTL","description":"The record's TTL in seconds, a whole number from 60 (one minute) to 2592000 (30 days). Default: the block's ttl.","type":"integer","minimum":60,"maximum":2592000}}}},"prune":{"title":"Prune records","description":"true: records on the panel that are not listed are removed (except the hosts keep matches, and the apex NS records unless apex NS records are listed). Default false.","type":"boolean","default":false},"keep":{"title":"Never prune","description":"Host patterns that prune never removes: letters, digits, _, - and ., with * matching any run of characters and ? one; case-insensitive, relative to the zone like the hosts. Example: [\"_acme-challenge*\"]. Only with prune: true. Default [].","type":"array","default":[],"items":{"title":"Host pattern","description":"A host relative to the zone, with * and ? as wildcards, such as _acme-challenge*.","type":"string"}}}}}}]}}}};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://raw.githubusercontent.com/panel-provision/panel-provision/main/schemas/manifest.schema.json","title":"panel-provision manifest","description":"The clients (hosting accounts), domains and hosting plans that should exist on the hosting panel. `provision plan` shows what would change; `provision apply` does it.","type":"object","additionalProperties":false,"required":["version"],"patternProperties":{"^x-":{"title":"Extension","description":"Any top-level key starting with `x-` is ignored: a place for YAML anchors that client entries merge with `<<: *name` (x-defaults: &defaults {plan: Basic}, then `- <<: *defaults` and the client's own keys)."}},"properties":{"version":{"title":"Manifest format version","description":"Always 1 for this format.","const":1},"clients":{"title":"Clients","description":"The hosting accounts the panel should have, each with its domains. May be empty: `clients: []`. A manifest file lists it unless it defines `hosting_plans`; a part of a manifest directory may leave it out.","type":"array","items":{"$ref":"#/$defs/client"}},"hosting_plans":{"title":"Hosting plans","description":"The hosting plans the panel should have, each with the keys it manages. Optional: plans not listed are left alone (unless prune.hosting_plans is true). A client's `plan` may name a plan listed here.","type":"array","items":{"$ref":"#/$defs/hosting_plan"}},"prune":{"title":"Prune","description":"What may be deleted for not being listed in this manifest. Without `prune`, nothing is deleted for being unlisted: only what is marked `state: absent` is. Administrators, system domains and hosting plans in use are never pruned.","type":"object","additionalProperties":false,"properties":{"clients":{"title":"Prune clients","description":"true: clients the manifest does not list are deleted, with their domains, mail, databases and files. Default false.","type":"boolean","default":false},"domains":{"title":"Prune domains","description":"true: the domains of a listed client that the manifest does not list are deleted. Default false.","type":"boolean","default":false},"mailboxes":{"title":"Prune mailboxes","description":"true: the mailboxes of a listed client that the manifest does not list are deleted, with the mail stored in them (never one whose address keep matches). Default false.","type":"boolean","default":false},"databases":{"title":"Prune databases (not accepted)","description":"Not accepted, whatever its value: a database is never deleted for not being listed, only by state: absent on its name (its data goes with it). Remove it.","type":"boolean"},"ftp_users":{"title":"Prune FTP users","description":"true: the FTP users of a listed client that the manifest does not list are deleted (never one whose name keep matches; the files in their homes stay). Default false.","type":"boolean","default":false},"hosting_plans":{"title":"Prune hosting plans","description":"true: hosting plans the manifest does not list are deleted, except those a client is on (prune passes over them and says how many it kept). Off in runs scoped with --clients. Default false.","type":"boolean","default":false},"keep":{"title":"Never prune","description":"Glob patterns of usernames and domain names that prune never deletes: `*` matches any run of characters (dots included), `?` one character; case-insensitive, the whole name must match. ASCII only: an international domain in its punycode form (xn--...); no trailing dot. Hosting plans are matched by entries of their own, {hosting_plan: \"Premium*\"}: any text, case-sensitive, the whole name. Example: [\"legacy-*\", \"*.example.org\"]. Default [].","type":"array","default":[],"items":{"title":"Pattern","description":"A name pattern of usernames and domain names, or {hosting_plan: ...} for plan names.","anyOf":[{"title":"Name pattern","description":"A username or domain name, with `*` and `?` as wildcards, such as legacy-* or *.example.org. Not empty; ASCII only (an international domain in its punycode form, xn--...); no trailing dot.","type":"string"},{"title":"Hosting plan pattern","description":"Plan names that prune never deletes: {hosting_plan: \"Premium*\"}, `*` matching any run of characters and `?` one; any text (plan names may hold spaces), case-sensitive, the whole name must match. Not empty.","type":"object","additionalProperties":false,"required":["hosting_plan"],"properties":{"hosting_plan":{"title":"Plan name pattern","description":"A plan name, with * and ? as wildcards, such as \"Premium*\".","type":"string"}}}]}}}},"$schema":{"title":"JSON Schema","description":"The address of this schema, for editors that read it from the document (a JSON manifest's `\"$schema\"`); ignored by provision.","type":"string"}},"$defs":{"client":{"title":"Client","description":"One hosting account (a system user on the server) and the domains it owns.","type":"object","additionalProperties":false,"required":["username"],"properties":{"username":{"title":"Username","description":"A lowercase letter first, then lowercase letters, digits, - and _ (at most 32 characters). Never rewritten: a username that breaks the rule is refused. Unique in the manifest.","type":"string","pattern":"^[a-z][a-z0-9_-]{0,31}$"},"state":{"title":"State","description":"present (the default): the client should exist. absent: the client is deleted when the panel has it, with its domains, mail, databases and files; a client marked absent has no other keys than `username` and `state`.","enum":["present","absent"],"default":"present"},"plan":{"title":"Hosting plan","description":"The name of an existing hosting plan on the panel (may contain spaces). Managed when given: a client on another plan is moved to this one. Omit it for the panel's default resources (and to leave an existing client's plan alone).","type":"string"},"email":{"title":"Email","description":"The client's contact address. Managed when given: a different address on the panel is updated. Omit it to leave the panel's address alone.","type":"string"},"suspended":{"title":"Suspended","description":"true: the client is suspended (cannot log in, sites offline); false: it is active. Managed when given: apply changes the panel to match. Omit it to leave the panel's setting alone.","type":"boolean"},"language":{"title":"Language","description":"The language of the client's panel and mails: an ISO 639-1 code such as de or en. Managed when given: a different language on the panel is updated. Omit it to leave the panel's language alone. A code that is not two lowercase letters is a warning, not an error: a panel may hold one.","type":"string","minLength":1},"send_login_credentials":{"title":"Send login credentials","description":"Create only: whether the panel mails the new client its login when the client is created (POST /clients send_login_credentials). Default false: a provisioning run mails no one unless asked. Never compared and never sent to a client that exists.","type":"boolean","default":false},"domains":{"title":"Domains","description":"The domains this client owns: a domain name, or a mapping {name: ..., ...} for a domain to delete (state: absent) or whose settings are managed (php_version, https, redirect) or DNS records (dns). Case-insensitive; international names are allowed and compared in their ASCII (punycode) form. Each domain is listed once in the whole manifest.","type":"array","default":[],"items":{"title":"Domain","description":"A bare domain name such as example.com (no scheme, path, port or trailing dot), or a mapping {name: example.com, ...} to say whether it should exist and which of its settings are managed.","anyOf":[{"title":"Domain name","description":"A bare domain name such as example.com: no scheme, path, port or trailing dot. The domain should exist.","type":"string"},{"title":"Domain entry","description":"A domain with its state and settings: {name: old.example.com, state: absent} deletes it when the panel has it; {name: shop.example.com, php_version: \"8.3\"} manages its PHP version. Each setting is managed only when given: one left out is never compared and never sent. A domain marked absent has no settings and no dns.","type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"title":"Domain name","description":"A bare domain name such as example.com: no scheme, path, port or trailing dot.","type":"string"},"state":{"title":"State","description":"present (the default): the domain should exist. absent: the domain is deleted when the panel has it (it must belong to this client).","enum":["present","absent"],"default":"present"},"php_version":{"title":"PHP version","description":"The PHP version of the domain: \"MAJOR.MINOR\" such as \"8.3\", \"7.4\" or \"8.10\", quoted (unquoted, YAML reads 8.10 as the number 8.1), or \"default\" for the panel's default. Managed when given; omit it to leave the panel's setting alone.","type":"string","pattern":"^(?:[0-9]{1,3}\\.[0-9]{1,3}|default)$"},"https":{"title":"HTTPS","description":"The domain's HTTPS settings: lets_encrypt, force and hsts, each managed only when given. Omit it to leave them all alone; an empty mapping manages nothing (a warning).","type":"object","additionalProperties":false,"properties":{"lets_encrypt":{"title":"Let's Encrypt","description":"true: the domain gets a Let's Encrypt certificate; false: it does not. Managed when given.","type":"boolean"},"force":{"title":"Force HTTPS","description":"true: plain HTTP requests are redirected to HTTPS; false: they are not. Managed when given.","type":"boolean"},"hsts":{"title":"HSTS","description":"HTTP Strict Transport Security: false turns it off; a mapping turns it on, like {max_age: 31536000, include_subdomains: true, preload: false}. max_age is required; include_subdomains and preload default to false. Managed when given.","anyOf":[{"title":"HSTS off","description":"false: no Strict-Transport-Security header.","const":false},{"title":"HSTS on","description":"The Strict-Transport-Security header: {max_age: 31536000, include_subdomains: true, preload: false}.","type":"object","additionalProperties":false,"required":["max_age"],"properties":{"max_age":{"title":"Max age","description":"How long browsers remember to use HTTPS only, in seconds (a whole number, 0 or more): 31536000 is one year. Required. Under 300 seconds or over two years (63072000) is a warning, not an error.","type":"integer","minimum":0},"include_subdomains":{"title":"Include subdomains","description":"true: the header covers the subdomains too. Default false.","type":"boolean","default":false},"preload":{"title":"Preload","description":"true: the header asks browsers' preload lists to include the domain (they also need max_age of a year or more and include_subdomains: a warning otherwise). Default false.","type":"boolean","default":false}}}]}}},"redirect":{"title":"Redirect","description":"Forwarding of the whole domain to a URL: false turns forwarding off; a mapping turns it on, like {to: \"https://example.com/\", status: 301}. Managed when given; omit it to leave the panel's setting alone.","anyOf":[{"title":"No redirect","description":"false: forwarding off (target.is_forwarding false); the panel's target stays as read, so a domain that forwarded keeps the old URL there (the plan says so): whether the panel restores its document root is not known.","const":false},{"title":"Redirect to a URL","description":"{to: \"https://example.com/\", status: 301}: to is required, status defaults to 301.","type":"object","additionalProperties":false,"required":["to"],"properties":{"to":{"title":"Target URL","description":"An absolute http or https URL with a host, such as \"https://example.com/shop\". Required. A redirect to the domain itself is a warning (a loop).","type":"string"},"status":{"title":"Status","description":"301 (moved permanently, the default) or 302 (found: a temporary redirect).","enum":[301,302],"default":301}}}]},"dns":{"title":"DNS records","description":"The domain's DNS zone: the records it should hold, like {ttl: 3600, records: [{host: \"@\", type: A, value: 192.0.2.10}], prune: true, keep: [\"_acme-challenge*\"]}. Listed records are added (or their TTL updated); records on the panel that are not listed stay unless prune is true. Not on a subdomain of a domain listed under the same client (its records live in the parent's zone, like host: _acme-challenge.shop), nor on a domain marked absent.","type":"object","additionalProperties":false,"required":["records"],"properties":{"ttl":{"title":"Default TTL","description":"The TTL of the records below that give none, in seconds, a whole number from 60 (one minute) to 2592000 (30 days). Default 3600.","type":"integer","minimum":60,"maximum":2592000,"default":3600},"records":{"title":"Records","description":"The records the zone should hold; may be empty (records: []). A record is (host, type, value): host and type compared case-insensitively, the value exactly. Each listed once.","type":"array","items":{"title":"DNS record","description":"One record of the zone: {host: www, type: A, value: 192.0.2.10, ttl: 300}.","type":"object","additionalProperties":false,"required":["host","type","value"],"properties":{"host":{"title":"Host","description":"The name relative to the domain: \"@\" for the domain itself, www, _dmarc, *.shop (a wildcard), _acme-challenge.shop (a subdomain's record). Case-insensitive. An absolute name (with a trailing dot) is refused.","type":"string"},"type":{"title":"Type","description":"The record type, in any case: A, AAAA, CNAME, MX, TXT, SRV, CAA and NS have their values checked; another type of letters and digits is a warning, not an error.","type":"string"},"value":{"title":"Value","description":"The record's data as the panel holds it, compared exactly: an IPv4 address for A, IPv6 for AAAA, a host name for CNAME and NS, \"priority host\" for MX (\"10 mail.example.com.\"), \"priority weight port target\" for SRV, \"flags tag value\" for CAA, any text for TXT without control characters (a newline, a tab: refused; over 255 characters is a warning: the panel splits it). Always a string: quote numbers.","type":"string"},"ttl":{"title":"TTL","description":"The record's TTL in seconds, a whole number from 60 (one minute) to 2592000 (30 days). Default: the block's ttl.","type":"integer","minimum":60,"maximum":2592000}}}},"prune":{"title":"Prune records","description":"true: records on the panel that are not listed are removed (except the hosts keep matches, and the apex NS records unless apex NS records are listed). Default false.","type":"boolean","default":false},"keep":{"title":"Never prune","description":"Host patterns that prune never removes: letters, digits, _, - and ., with * matching any run of characters and ? one; case-insensitive, relative to the zone like the hosts. Example: [\"_acme-challenge*\"]. Only with prune: true. Default [].","type":"array","default":[],"items":{"title":"Host pattern","description":"A host relative to the zone, with * and ? as wildcards, such as _acme-challenge*.","type":"string"}}}},"mailboxes":{"title":"Mailboxes","description":"The domain's mailboxes, each a mapping {name: info, quota: 2 GiB, aliases: [hello], forwardings: [owner@example.net]}: its address is name@domain. Each field is managed only when given: one left out is never compared and never sent. Mailboxes on the panel that are not listed stay unless prune.mailboxes is true. Each address (a mailbox's or an alias) is listed once in the whole manifest, in any spelling; at most one catch-all per domain. Not on a domain marked absent. Passwords are never written here: the engine makes each new mailbox's and keeps it in the secrets file.","type":"array","default":[],"items":{"title":"Mailbox","description":"A mailbox on this domain: {name: info, quota: 2 GiB} should exist with these fields; {name: old, state: absent} is deleted when the panel has it (with the mail stored in it).","type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"title":"Local part","description":"The part of the address before the \"@\" (info for info@example.com): letters a-z, digits and . _ - + (no dot at either end, nor two in a row), at most 64 characters; case-insensitive.","type":"string"},"state":{"title":"State","description":"present (the default): the mailbox should exist. absent: the mailbox is deleted when the panel has it, with the mail stored in it; such an entry has no other keys than name and state.","enum":["present","absent"],"default":"present"},"quota":{"title":"Quota","description":"The mailbox's size limit: bytes (a whole number), or a number with a unit, B, KB, MB, GB (powers of 1000) or KiB, MiB, GiB (powers of 1024), like 2 GiB or 500 MB. 0: unlimited.","anyOf":[{"type":"integer","minimum":0},{"type":"string"}]},"aliases":{"title":"Aliases","description":"Other addresses that deliver here: a local part (hello: hello@ this domain), or a whole address on another domain the manifest lists under the same client. Compared as a set: their order does not matter. []: none.","type":"array","items":{"title":"Alias","description":"A local part, or a whole address.","type":"string"}},"forwardings":{"title":"Forwardings","description":"Whole addresses mail to this mailbox is forwarded to, like owner@example.net. Compared as a set: their order does not matter. []: none.","type":"array","items":{"title":"Forwarding","description":"A whole address.","type":"string"}},"keep_copies":{"title":"Keep copies","description":"true: forwarded mail is stored in this mailbox too (the panel's store_forwarded_emails).","type":"boolean"},"catch_all":{"title":"Catch-all","description":"true: mail to any address of the domain that no mailbox or alias has is delivered here. At most one mailbox per domain.","type":"boolean"},"description":{"title":"Description","description":"A note shown in the panel; \"\": none.","type":"string"}}}}}}]}},"databases":{"title":"Databases","description":"The client's databases, each a mapping {name: alice_wp, user: alice_wp, remote_hosts: [\"192.0.2.0/24\"], description: WordPress}. Each field is managed only when given: one left out is never compared and never sent. A database is deleted only by state: absent on its name, never for not being listed (prune has no say). Each name and each user is listed once in the whole manifest. Not on a client marked absent. Passwords are never written here: the engine makes each new database's and keeps it in the secrets file.","type":"array","default":[],"items":{"title":"Database","description":"{name: alice_wp} should exist with these fields; {name: old_db, state: absent} is deleted when the panel has it, with the data stored in it.","type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"title":"Name","description":"The database's name (database_name), unique on the whole panel: lowercase letters a-z, digits and \"_\", 1 to 64 characters.","type":"string"},"state":{"title":"State","description":"present (the default): the database should exist. absent: the database is deleted when the panel has it, with the data stored in it; such an entry has no other keys than name and state.","enum":["present","absent"],"default":"present"},"user":{"title":"User","description":"Its user's name (database_username): lowercase letters a-z, digits and \"_\", 1 to 32 characters. Default: the name. A changed user is a rename, refused as a conflict: rename in the panel, then in the manifest.","type":"string"},"remote_hosts":{"title":"Remote hosts","description":"Hosts the database user may connect from: IP addresses (192.0.2.10), networks in CIDR form (192.0.2.0/24) or host names (db.example.net). Compared as a set: their order does not matter. []: local connections only; left out: not managed.","type":"array","items":{"title":"Remote host","description":"An IP address, a network in CIDR form, or a host name.","type":"string"}},"description":{"title":"Description","description":"A note shown in the panel; \"\": none.","type":"string"}}}},"ftp_users":{"title":"FTP users","description":"The client's FTP users, each a mapping {name: alice_deploy, home: /www/alice.example, description: deploys}. Each name is unique on the panel and listed once in the whole manifest. home and description are managed only when given (a new FTP user without home gets /www). FTP users on the panel that are not listed stay unless prune.ftp_users is true. Not on a client marked absent. Passwords are never written here: the engine makes each new FTP user's and keeps it in the secrets file.","type":"array","default":[],"items":{"title":"FTP user","description":"An FTP user of this client: {name: alice_deploy, home: /www/alice.example} should exist with these fields; {name: alice_old, state: absent} is deleted when the panel has it (the files in its home stay).","type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"title":"Name","description":"The FTP login: 1 to 64 characters, lowercase letters a-z, digits and . _ -, starting with a letter or a digit; not a client's or an administrator's username. The panel takes it only when \"custom FTP usernames\" is on in its settings.","type":"string"},"state":{"title":"State","description":"present (the default): the FTP user should exist. absent: the FTP user is deleted when the panel has it; such an entry has no other keys than name and state.","enum":["present","absent"],"default":"present"},"home":{"title":"Home","description":"The folder the FTP user is jailed in, under /www or /files of the client's home, written from there: /www/alice.example, /files/backup. No \"..\", no backslash. /www/ and /www are the same. Default /www (for a new FTP user).","type":"string"},"description":{"title":"Description","description":"A note shown in the panel; \"\": none.","type":"string"}}}}}},"hosting_plan":{"title":"Hosting plan","description":"One hosting plan: its name, and the keys of its objects (resources, permissions, php, php_fpm) that are managed, each only when given: {name: Business, resources: {disk_space: 10737418240, traffic: -1}, permissions: {ssh: true}}. {name: Legacy, state: absent} deletes the plan when the panel has it and no client is on it.","type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"title":"Plan name","description":"The plan's name as the panel shows it; may contain spaces. Compared exactly. Listed once in the manifest.","type":"string"},"state":{"title":"State","description":"present (the default): the plan should exist. absent: the plan is deleted when the panel has it, never while a client is on it; a plan marked absent has no other keys than `name` and `state`, and no client of the manifest may name it.","enum":["present","absent"],"default":"present"},"resources":{"title":"Resources","description":"The plan's limits, as GET /hosting-plans shows them: whole numbers, sizes in bytes, -1 for unlimited, like {disk_space: 10737418240, traffic: -1, domains: 10}. Each key managed only when given. A key not listed here is a warning, not an error (releases differ): plan refuses to manage a key the panel's plans lack.","type":"object","properties":{"disk_space":{"type":"integer","minimum":-1,"maximum":9007199254740991},"traffic":{"type":"integer","minimum":-1,"maximum":9007199254740991},"domains":{"type":"integer","minimum":-1,"maximum":9007199254740991},"subdomains":{"type":"integer","minimum":-1,"maximum":9007199254740991},"email_accounts":{"type":"integer","minimum":-1,"maximum":9007199254740991},"email_addresses":{"type":"integer","minimum":-1,"maximum":9007199254740991},"email_forwardings":{"type":"integer","minimum":-1,"maximum":9007199254740991},"databases":{"type":"integer","minimum":-1,"maximum":9007199254740991},"ftp_users":{"type":"integer","minimum":-1,"maximum":9007199254740991},"scheduled_tasks":{"type":"integer","minimum":-1,"maximum":9007199254740991}},"additionalProperties":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]}},"permissions":{"title":"Permissions","description":"What the plan's clients may do: true or false, like {ssh: true, backup: true}. Each key managed only when given. A key not listed here is a warning, not an error (releases differ).","type":"object","properties":{"ftp":{"type":"boolean"},"php":{"type":"boolean"},"perl":{"type":"boolean"},"ssh":{"type":"boolean"},"backup":{"type":"boolean"},"panel_access":{"type":"boolean"},"domain_security":{"type":"boolean"},"certificate_management":{"type":"boolean"},"file_manager":{"type":"boolean"},"dns_editor":{"type":"boolean"},"database_remote_access":{"type":"boolean"},"email_catchall":{"type":"boolean"},"applications":{"type":"boolean"},"ssh_jail":{"type":"boolean"},"delete_main_domain":{"type":"boolean"},"change_personal_data":{"type":"boolean"},"update_contact_data":{"type":"boolean"}},"additionalProperties":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]}},"php":{"title":"PHP settings","description":"The plan's PHP settings, like {memory_limit: 512M, max_execution_time: 60}: memory_limit, post_max_size and upload_max_filesize are PHP sizes (a whole number with an optional K, M or G, or \"-1\"). Each key managed only when given. A key not listed here is a warning, not an error (releases differ).","type":"object","properties":{"memory_limit":{"type":"string","pattern":"^(?:-1|[0-9]{1,12}[KMGkmg]?)$"},"max_execution_time":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"post_max_size":{"type":"string","pattern":"^(?:-1|[0-9]{1,12}[KMGkmg]?)$"},"upload_max_filesize":{"type":"string","pattern":"^(?:-1|[0-9]{1,12}[KMGkmg]?)$"},"open_basedir":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"disable_functions":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"additional_settings":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"sendmail_from":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"env_variables":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]}},"additionalProperties":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]}},"php_fpm":{"title":"PHP-FPM settings","description":"The plan's PHP-FPM pool, like {pm: ondemand, max_children: 10}: strings, numbers or null; `status` may also be true or false (a flag on some releases). Each key managed only when given. A key not listed here is a warning, not an error (releases differ).","type":"object","properties":{"pm":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]},"max_children":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]},"max_requests":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]},"min_spare_servers":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]},"max_spare_servers":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]},"status":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"status_ip_restriction":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]}},"additionalProperties":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]}}}}}};
+const schema32 = {"title":"Client","description":"One hosting account (a system user on the server) and the domains it owns.","type":"object","additionalProperties":false,"required":["username"],"properties":{"username":{"title":"Username","description":"A lowercase letter first, then lowercase letters, digits, - and _ (at most 32 characters). Never rewritten: a username that breaks the rule is refused. Unique in the manifest.","type":"string","pattern":"^[a-z][a-z0-9_-]{0,31}$"},"state":{"title":"State","description":"present (the default): the client should exist. absent: the client is deleted when the panel has it, with its domains, mail, databases and files; a client marked absent has no other keys than `username` and `state`.","enum":["present","absent"],"default":"present"},"plan":{"title":"Hosting plan","description":"The name of an existing hosting plan on the panel (may contain spaces). Managed when given: a client on another plan is moved to this one. Omit it for the panel's default resources (and to leave an existing client's plan alone).","type":"string"},"email":{"title":"Email","description":"The client's contact address. Managed when given: a different address on the panel is updated. Omit it to leave the panel's address alone.","type":"string"},"suspended":{"title":"Suspended","description":"true: the client is suspended (cannot log in, sites offline); false: it is active. Managed when given: apply changes the panel to match. Omit it to leave the panel's setting alone.","type":"boolean"},"language":{"title":"Language","description":"The language of the client's panel and mails: an ISO 639-1 code such as de or en. Managed when given: a different language on the panel is updated. Omit it to leave the panel's language alone. A code that is not two lowercase letters is a warning, not an error: a panel may hold one.","type":"string","minLength":1},"send_login_credentials":{"title":"Send login credentials","description":"Create only: whether the panel mails the new client its login when the client is created (POST /clients send_login_credentials). Default false: a provisioning run mails no one unless asked. Never compared and never sent to a client that exists.","type":"boolean","default":false},"domains":{"title":"Domains","description":"The domains this client owns: a domain name, or a mapping {name: ..., ...} for a domain to delete (state: absent) or whose settings are managed (php_version, https, redirect) or DNS records (dns). Case-insensitive; international names are allowed and compared in their ASCII (punycode) form. Each domain is listed once in the whole manifest.","type":"array","default":[],"items":{"title":"Domain","description":"A bare domain name such as example.com (no scheme, path, port or trailing dot), or a mapping {name: example.com, ...} to say whether it should exist and which of its settings are managed.","anyOf":[{"title":"Domain name","description":"A bare domain name such as example.com: no scheme, path, port or trailing dot. The domain should exist.","type":"string"},{"title":"Domain entry","description":"A domain with its state and settings: {name: old.example.com, state: absent} deletes it when the panel has it; {name: shop.example.com, php_version: \"8.3\"} manages its PHP version. Each setting is managed only when given: one left out is never compared and never sent. A domain marked absent has no settings and no dns.","type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"title":"Domain name","description":"A bare domain name such as example.com: no scheme, path, port or trailing dot.","type":"string"},"state":{"title":"State","description":"present (the default): the domain should exist. absent: the domain is deleted when the panel has it (it must belong to this client).","enum":["present","absent"],"default":"present"},"php_version":{"title":"PHP version","description":"The PHP version of the domain: \"MAJOR.MINOR\" such as \"8.3\", \"7.4\" or \"8.10\", quoted (unquoted, YAML reads 8.10 as the number 8.1), or \"default\" for the panel's default. Managed when given; omit it to leave the panel's setting alone.","type":"string","pattern":"^(?:[0-9]{1,3}\\.[0-9]{1,3}|default)$"},"https":{"title":"HTTPS","description":"The domain's HTTPS settings: lets_encrypt, force and hsts, each managed only when given. Omit it to leave them all alone; an empty mapping manages nothing (a warning).","type":"object","additionalProperties":false,"properties":{"lets_encrypt":{"title":"Let's Encrypt","description":"true: the domain gets a Let's Encrypt certificate; false: it does not. Managed when given.","type":"boolean"},"force":{"title":"Force HTTPS","description":"true: plain HTTP requests are redirected to HTTPS; false: they are not. Managed when given.","type":"boolean"},"hsts":{"title":"HSTS","description":"HTTP Strict Transport Security: false turns it off; a mapping turns it on, like {max_age: 31536000, include_subdomains: true, preload: false}. max_age is required; include_subdomains and preload default to false. Managed when given.","anyOf":[{"title":"HSTS off","description":"false: no Strict-Transport-Security header.","const":false},{"title":"HSTS on","description":"The Strict-Transport-Security header: {max_age: 31536000, include_subdomains: true, preload: false}.","type":"object","additionalProperties":false,"required":["max_age"],"properties":{"max_age":{"title":"Max age","description":"How long browsers remember to use HTTPS only, in seconds (a whole number, 0 or more): 31536000 is one year. Required. Under 300 seconds or over two years (63072000) is a warning, not an error.","type":"integer","minimum":0},"include_subdomains":{"title":"Include subdomains","description":"true: the header covers the subdomains too. Default false.","type":"boolean","default":false},"preload":{"title":"Preload","description":"true: the header asks browsers' preload lists to include the domain (they also need max_age of a year or more and include_subdomains: a warning otherwise). Default false.","type":"boolean","default":false}}}]}}},"redirect":{"title":"Redirect","description":"Forwarding of the whole domain to a URL: false turns forwarding off; a mapping turns it on, like {to: \"https://example.com/\", status: 301}. Managed when given; omit it to leave the panel's setting alone.","anyOf":[{"title":"No redirect","description":"false: forwarding off (target.is_forwarding false); the panel's target stays as read, so a domain that forwarded keeps the old URL there (the plan says so): whether the panel restores its document root is not known.","const":false},{"title":"Redirect to a URL","description":"{to: \"https://example.com/\", status: 301}: to is required, status defaults to 301.","type":"object","additionalProperties":false,"required":["to"],"properties":{"to":{"title":"Target URL","description":"An absolute http or https URL with a host, such as \"https://example.com/shop\". Required. A redirect to the domain itself is a warning (a loop).","type":"string"},"status":{"title":"Status","description":"301 (moved permanently, the default) or 302 (found: a temporary redirect).","enum":[301,302],"default":301}}}]},"dns":{"title":"DNS records","description":"The domain's DNS zone: the records it should hold, like {ttl: 3600, records: [{host: \"@\", type: A, value: 192.0.2.10}], prune: true, keep: [\"_acme-challenge*\"]}. Listed records are added (or their TTL updated); records on the panel that are not listed stay unless prune is true. Not on a subdomain of a domain listed under the same client (its records live in the parent's zone, like host: _acme-challenge.shop), nor on a domain marked absent.","type":"object","additionalProperties":false,"required":["records"],"properties":{"ttl":{"title":"Default TTL","description":"The TTL of the records below that give none, in seconds, a whole number from 60 (one minute) to 2592000 (30 days). Default 3600.","type":"integer","minimum":60,"maximum":2592000,"default":3600},"records":{"title":"Records","description":"The records the zone should hold; may be empty (records: []). A record is (host, type, value): host and type compared case-insensitively, the value exactly. Each listed once.","type":"array","items":{"title":"DNS record","description":"One record of the zone: {host: www, type: A, value: 192.0.2.10, ttl: 300}.","type":"object","additionalProperties":false,"required":["host","type","value"],"properties":{"host":{"title":"Host","description":"The name relative to the domain: \"@\" for the domain itself, www, _dmarc, *.shop (a wildcard), _acme-challenge.shop (a subdomain's record). Case-insensitive. An absolute name (with a trailing dot) is refused.","type":"string"},"type":{"title":"Type","description":"The record type, in any case: A, AAAA, CNAME, MX, TXT, SRV, CAA and NS have their values checked; another type of letters and digits is a warning, not an error.","type":"string"},"value":{"title":"Value","description":"The record's data as the panel holds it, compared exactly: an IPv4 address for A, IPv6 for AAAA, a host name for CNAME and NS, \"priority host\" for MX (\"10 mail.example.com.\"), \"priority weight port target\" for SRV, \"flags tag value\" for CAA, any text for TXT without control characters (a newline, a tab: refused; over 255 characters is a warning: the panel splits it). Always a string: quote numbers.","type":"string"},"ttl":{"title":"TTL","description":"The record's TTL in seconds, a whole number from 60 (one minute) to 2592000 (30 days). Default: the block's ttl.","type":"integer","minimum":60,"maximum":2592000}}}},"prune":{"title":"Prune records","description":"true: records on the panel that are not listed are removed (except the hosts keep matches, and the apex NS records unless apex NS records are listed). Default false.","type":"boolean","default":false},"keep":{"title":"Never prune","description":"Host patterns that prune never removes: letters, digits, _, - and ., with * matching any run of characters and ? one; case-insensitive, relative to the zone like the hosts. Example: [\"_acme-challenge*\"]. Only with prune: true. Default [].","type":"array","default":[],"items":{"title":"Host pattern","description":"A host relative to the zone, with * and ? as wildcards, such as _acme-challenge*.","type":"string"}}}},"mailboxes":{"title":"Mailboxes","description":"The domain's mailboxes, each a mapping {name: info, quota: 2 GiB, aliases: [hello], forwardings: [owner@example.net]}: its address is name@domain. Each field is managed only when given: one left out is never compared and never sent. Mailboxes on the panel that are not listed stay unless prune.mailboxes is true. Each address (a mailbox's or an alias) is listed once in the whole manifest, in any spelling; at most one catch-all per domain. Not on a domain marked absent. Passwords are never written here: the engine makes each new mailbox's and keeps it in the secrets file.","type":"array","default":[],"items":{"title":"Mailbox","description":"A mailbox on this domain: {name: info, quota: 2 GiB} should exist with these fields; {name: old, state: absent} is deleted when the panel has it (with the mail stored in it).","type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"title":"Local part","description":"The part of the address before the \"@\" (info for info@example.com): letters a-z, digits and . _ - + (no dot at either end, nor two in a row), at most 64 characters; case-insensitive.","type":"string"},"state":{"title":"State","description":"present (the default): the mailbox should exist. absent: the mailbox is deleted when the panel has it, with the mail stored in it; such an entry has no other keys than name and state.","enum":["present","absent"],"default":"present"},"quota":{"title":"Quota","description":"The mailbox's size limit: bytes (a whole number), or a number with a unit, B, KB, MB, GB (powers of 1000) or KiB, MiB, GiB (powers of 1024), like 2 GiB or 500 MB. 0: unlimited.","anyOf":[{"type":"integer","minimum":0},{"type":"string"}]},"aliases":{"title":"Aliases","description":"Other addresses that deliver here: a local part (hello: hello@ this domain), or a whole address on another domain the manifest lists under the same client. Compared as a set: their order does not matter. []: none.","type":"array","items":{"title":"Alias","description":"A local part, or a whole address.","type":"string"}},"forwardings":{"title":"Forwardings","description":"Whole addresses mail to this mailbox is forwarded to, like owner@example.net. Compared as a set: their order does not matter. []: none.","type":"array","items":{"title":"Forwarding","description":"A whole address.","type":"string"}},"keep_copies":{"title":"Keep copies","description":"true: forwarded mail is stored in this mailbox too (the panel's store_forwarded_emails).","type":"boolean"},"catch_all":{"title":"Catch-all","description":"true: mail to any address of the domain that no mailbox or alias has is delivered here. At most one mailbox per domain.","type":"boolean"},"description":{"title":"Description","description":"A note shown in the panel; \"\": none.","type":"string"}}}}}}]}},"databases":{"title":"Databases","description":"The client's databases, each a mapping {name: alice_wp, user: alice_wp, remote_hosts: [\"192.0.2.0/24\"], description: WordPress}. Each field is managed only when given: one left out is never compared and never sent. A database is deleted only by state: absent on its name, never for not being listed (prune has no say). Each name and each user is listed once in the whole manifest. Not on a client marked absent. Passwords are never written here: the engine makes each new database's and keeps it in the secrets file.","type":"array","default":[],"items":{"title":"Database","description":"{name: alice_wp} should exist with these fields; {name: old_db, state: absent} is deleted when the panel has it, with the data stored in it.","type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"title":"Name","description":"The database's name (database_name), unique on the whole panel: lowercase letters a-z, digits and \"_\", 1 to 64 characters.","type":"string"},"state":{"title":"State","description":"present (the default): the database should exist. absent: the database is deleted when the panel has it, with the data stored in it; such an entry has no other keys than name and state.","enum":["present","absent"],"default":"present"},"user":{"title":"User","description":"Its user's name (database_username): lowercase letters a-z, digits and \"_\", 1 to 32 characters. Default: the name. A changed user is a rename, refused as a conflict: rename in the panel, then in the manifest.","type":"string"},"remote_hosts":{"title":"Remote hosts","description":"Hosts the database user may connect from: IP addresses (192.0.2.10), networks in CIDR form (192.0.2.0/24) or host names (db.example.net). Compared as a set: their order does not matter. []: local connections only; left out: not managed.","type":"array","items":{"title":"Remote host","description":"An IP address, a network in CIDR form, or a host name.","type":"string"}},"description":{"title":"Description","description":"A note shown in the panel; \"\": none.","type":"string"}}}},"ftp_users":{"title":"FTP users","description":"The client's FTP users, each a mapping {name: alice_deploy, home: /www/alice.example, description: deploys}. Each name is unique on the panel and listed once in the whole manifest. home and description are managed only when given (a new FTP user without home gets /www). FTP users on the panel that are not listed stay unless prune.ftp_users is true. Not on a client marked absent. Passwords are never written here: the engine makes each new FTP user's and keeps it in the secrets file.","type":"array","default":[],"items":{"title":"FTP user","description":"An FTP user of this client: {name: alice_deploy, home: /www/alice.example} should exist with these fields; {name: alice_old, state: absent} is deleted when the panel has it (the files in its home stay).","type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"title":"Name","description":"The FTP login: 1 to 64 characters, lowercase letters a-z, digits and . _ -, starting with a letter or a digit; not a client's or an administrator's username. The panel takes it only when \"custom FTP usernames\" is on in its settings.","type":"string"},"state":{"title":"State","description":"present (the default): the FTP user should exist. absent: the FTP user is deleted when the panel has it; such an entry has no other keys than name and state.","enum":["present","absent"],"default":"present"},"home":{"title":"Home","description":"The folder the FTP user is jailed in, under /www or /files of the client's home, written from there: /www/alice.example, /files/backup. No \"..\", no backslash. /www/ and /www are the same. Default /www (for a new FTP user).","type":"string"},"description":{"title":"Description","description":"A note shown in the panel; \"\": none.","type":"string"}}}}}};
 const schema33 = {"title":"Hosting plan","description":"One hosting plan: its name, and the keys of its objects (resources, permissions, php, php_fpm) that are managed, each only when given: {name: Business, resources: {disk_space: 10737418240, traffic: -1}, permissions: {ssh: true}}. {name: Legacy, state: absent} deletes the plan when the panel has it and no client is on it.","type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"title":"Plan name","description":"The plan's name as the panel shows it; may contain spaces. Compared exactly. Listed once in the manifest.","type":"string"},"state":{"title":"State","description":"present (the default): the plan should exist. absent: the plan is deleted when the panel has it, never while a client is on it; a plan marked absent has no other keys than `name` and `state`, and no client of the manifest may name it.","enum":["present","absent"],"default":"present"},"resources":{"title":"Resources","description":"The plan's limits, as GET /hosting-plans shows them: whole numbers, sizes in bytes, -1 for unlimited, like {disk_space: 10737418240, traffic: -1, domains: 10}. Each key managed only when given. A key not listed here is a warning, not an error (releases differ): plan refuses to manage a key the panel's plans lack.","type":"object","properties":{"disk_space":{"type":"integer","minimum":-1,"maximum":9007199254740991},"traffic":{"type":"integer","minimum":-1,"maximum":9007199254740991},"domains":{"type":"integer","minimum":-1,"maximum":9007199254740991},"subdomains":{"type":"integer","minimum":-1,"maximum":9007199254740991},"email_accounts":{"type":"integer","minimum":-1,"maximum":9007199254740991},"email_addresses":{"type":"integer","minimum":-1,"maximum":9007199254740991},"email_forwardings":{"type":"integer","minimum":-1,"maximum":9007199254740991},"databases":{"type":"integer","minimum":-1,"maximum":9007199254740991},"ftp_users":{"type":"integer","minimum":-1,"maximum":9007199254740991},"scheduled_tasks":{"type":"integer","minimum":-1,"maximum":9007199254740991}},"additionalProperties":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]}},"permissions":{"title":"Permissions","description":"What the plan's clients may do: true or false, like {ssh: true, backup: true}. Each key managed only when given. A key not listed here is a warning, not an error (releases differ).","type":"object","properties":{"ftp":{"type":"boolean"},"php":{"type":"boolean"},"perl":{"type":"boolean"},"ssh":{"type":"boolean"},"backup":{"type":"boolean"},"panel_access":{"type":"boolean"},"domain_security":{"type":"boolean"},"certificate_management":{"type":"boolean"},"file_manager":{"type":"boolean"},"dns_editor":{"type":"boolean"},"database_remote_access":{"type":"boolean"},"email_catchall":{"type":"boolean"},"applications":{"type":"boolean"},"ssh_jail":{"type":"boolean"},"delete_main_domain":{"type":"boolean"},"change_personal_data":{"type":"boolean"},"update_contact_data":{"type":"boolean"}},"additionalProperties":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]}},"php":{"title":"PHP settings","description":"The plan's PHP settings, like {memory_limit: 512M, max_execution_time: 60}: memory_limit, post_max_size and upload_max_filesize are PHP sizes (a whole number with an optional K, M or G, or \"-1\"). Each key managed only when given. A key not listed here is a warning, not an error (releases differ).","type":"object","properties":{"memory_limit":{"type":"string","pattern":"^(?:-1|[0-9]{1,12}[KMGkmg]?)$"},"max_execution_time":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"post_max_size":{"type":"string","pattern":"^(?:-1|[0-9]{1,12}[KMGkmg]?)$"},"upload_max_filesize":{"type":"string","pattern":"^(?:-1|[0-9]{1,12}[KMGkmg]?)$"},"open_basedir":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"disable_functions":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"additional_settings":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"sendmail_from":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"env_variables":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]}},"additionalProperties":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]}},"php_fpm":{"title":"PHP-FPM settings","description":"The plan's PHP-FPM pool, like {pm: ondemand, max_children: 10}: strings, numbers or null; `status` may also be true or false (a flag on some releases). Each key managed only when given. A key not listed here is a warning, not an error (releases differ).","type":"object","properties":{"pm":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]},"max_children":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]},"max_requests":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]},"min_spare_servers":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]},"max_spare_servers":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]},"status":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"status_ip_restriction":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]}},"additionalProperties":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]}}}};
 const pattern4 = new RegExp("^x-", "u");
 const pattern5 = new RegExp("^[a-z][a-z0-9_-]{0,31}$", "u");
 const pattern6 = new RegExp("^(?:[0-9]{1,3}\\.[0-9]{1,3}|default)$", "u");
 const pattern7 = new RegExp("^(?:-1|[0-9]{1,12}[KMGkmg]?)$", "u");
-const func1 = require("ajv/dist/runtime/ucs2length").default;
-const func2 = Object.prototype.hasOwnProperty;
+const func1 = Object.prototype.hasOwnProperty;
+const func2 = require("ajv/dist/runtime/ucs2length").default;
 
 function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://raw.githubusercontent.com/panel-provision/panel-provision/main/schemas/manifest.schema.json" */;
@@ -81,7 +81,7 @@ vErrors.push(err3);
 errors++;
 }
 for(const key1 in data2){
-if(!((((((((key1 === "username") || (key1 === "state")) || (key1 === "plan")) || (key1 === "email")) || (key1 === "suspended")) || (key1 === "language")) || (key1 === "send_login_credentials")) || (key1 === "domains"))){
+if(!(func1.call(schema32.properties, key1))){
 const err4 = {instancePath:instancePath+"/clients/" + i0,schemaPath:"#/$defs/client/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err4];
@@ -169,7 +169,7 @@ errors++;
 if(data2.language !== undefined){
 let data8 = data2.language;
 if(typeof data8 === "string"){
-if(func1(data8) < 1){
+if(func2(data8) < 1){
 const err11 = {instancePath:instancePath+"/clients/" + i0+"/language",schemaPath:"#/$defs/client/properties/language/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err11];
@@ -237,7 +237,7 @@ vErrors.push(err15);
 errors++;
 }
 for(const key2 in data11){
-if(!((((((key2 === "name") || (key2 === "state")) || (key2 === "php_version")) || (key2 === "https")) || (key2 === "redirect")) || (key2 === "dns"))){
+if(!(((((((key2 === "name") || (key2 === "state")) || (key2 === "php_version")) || (key2 === "https")) || (key2 === "redirect")) || (key2 === "dns")) || (key2 === "mailboxes"))){
 const err16 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1,schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err16];
@@ -831,9 +831,15 @@ vErrors.push(err61);
 errors++;
 }
 }
-}
-else {
-const err62 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1,schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data11.mailboxes !== undefined){
+let data36 = data11.mailboxes;
+if(Array.isArray(data36)){
+const len4 = data36.length;
+for(let i4=0; i4<len4; i4++){
+let data37 = data36[i4];
+if(data37 && typeof data37 == "object" && !Array.isArray(data37)){
+if(data37.name === undefined){
+const err62 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/mailboxes/" + i4,schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/mailboxes/items/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -842,15 +848,243 @@ vErrors.push(err62);
 }
 errors++;
 }
-var _valid0 = _errs28 === errors;
-valid7 = valid7 || _valid0;
-if(!valid7){
-const err63 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1,schemaPath:"#/$defs/client/properties/domains/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+for(const key8 in data37){
+if(!((((((((key8 === "name") || (key8 === "state")) || (key8 === "quota")) || (key8 === "aliases")) || (key8 === "forwardings")) || (key8 === "keep_copies")) || (key8 === "catch_all")) || (key8 === "description"))){
+const err63 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/mailboxes/" + i4,schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/mailboxes/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err63];
 }
 else {
 vErrors.push(err63);
+}
+errors++;
+}
+}
+if(data37.name !== undefined){
+if(typeof data37.name !== "string"){
+const err64 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/mailboxes/" + i4+"/name",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/mailboxes/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err64];
+}
+else {
+vErrors.push(err64);
+}
+errors++;
+}
+}
+if(data37.state !== undefined){
+let data39 = data37.state;
+if(!((data39 === "present") || (data39 === "absent"))){
+const err65 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/mailboxes/" + i4+"/state",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/mailboxes/items/properties/state/enum",keyword:"enum",params:{allowedValues: schema32.properties.domains.items.anyOf[1].properties.mailboxes.items.properties.state.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err65];
+}
+else {
+vErrors.push(err65);
+}
+errors++;
+}
+}
+if(data37.quota !== undefined){
+let data40 = data37.quota;
+const _errs97 = errors;
+let valid23 = false;
+const _errs98 = errors;
+if(!(((typeof data40 == "number") && (!(data40 % 1) && !isNaN(data40))) && (isFinite(data40)))){
+const err66 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/mailboxes/" + i4+"/quota",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/mailboxes/items/properties/quota/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err66];
+}
+else {
+vErrors.push(err66);
+}
+errors++;
+}
+if((typeof data40 == "number") && (isFinite(data40))){
+if(data40 < 0 || isNaN(data40)){
+const err67 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/mailboxes/" + i4+"/quota",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/mailboxes/items/properties/quota/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err67];
+}
+else {
+vErrors.push(err67);
+}
+errors++;
+}
+}
+var _valid3 = _errs98 === errors;
+valid23 = valid23 || _valid3;
+const _errs100 = errors;
+if(typeof data40 !== "string"){
+const err68 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/mailboxes/" + i4+"/quota",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/mailboxes/items/properties/quota/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err68];
+}
+else {
+vErrors.push(err68);
+}
+errors++;
+}
+var _valid3 = _errs100 === errors;
+valid23 = valid23 || _valid3;
+if(!valid23){
+const err69 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/mailboxes/" + i4+"/quota",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/mailboxes/items/properties/quota/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err69];
+}
+else {
+vErrors.push(err69);
+}
+errors++;
+}
+else {
+errors = _errs97;
+if(vErrors !== null){
+if(_errs97){
+vErrors.length = _errs97;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data37.aliases !== undefined){
+let data41 = data37.aliases;
+if(Array.isArray(data41)){
+const len5 = data41.length;
+for(let i5=0; i5<len5; i5++){
+if(typeof data41[i5] !== "string"){
+const err70 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/mailboxes/" + i4+"/aliases/" + i5,schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/mailboxes/items/properties/aliases/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err70];
+}
+else {
+vErrors.push(err70);
+}
+errors++;
+}
+}
+}
+else {
+const err71 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/mailboxes/" + i4+"/aliases",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/mailboxes/items/properties/aliases/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err71];
+}
+else {
+vErrors.push(err71);
+}
+errors++;
+}
+}
+if(data37.forwardings !== undefined){
+let data43 = data37.forwardings;
+if(Array.isArray(data43)){
+const len6 = data43.length;
+for(let i6=0; i6<len6; i6++){
+if(typeof data43[i6] !== "string"){
+const err72 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/mailboxes/" + i4+"/forwardings/" + i6,schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/mailboxes/items/properties/forwardings/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err72];
+}
+else {
+vErrors.push(err72);
+}
+errors++;
+}
+}
+}
+else {
+const err73 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/mailboxes/" + i4+"/forwardings",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/mailboxes/items/properties/forwardings/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err73];
+}
+else {
+vErrors.push(err73);
+}
+errors++;
+}
+}
+if(data37.keep_copies !== undefined){
+if(typeof data37.keep_copies !== "boolean"){
+const err74 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/mailboxes/" + i4+"/keep_copies",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/mailboxes/items/properties/keep_copies/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err74];
+}
+else {
+vErrors.push(err74);
+}
+errors++;
+}
+}
+if(data37.catch_all !== undefined){
+if(typeof data37.catch_all !== "boolean"){
+const err75 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/mailboxes/" + i4+"/catch_all",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/mailboxes/items/properties/catch_all/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err75];
+}
+else {
+vErrors.push(err75);
+}
+errors++;
+}
+}
+if(data37.description !== undefined){
+if(typeof data37.description !== "string"){
+const err76 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/mailboxes/" + i4+"/description",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/mailboxes/items/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err76];
+}
+else {
+vErrors.push(err76);
+}
+errors++;
+}
+}
+}
+else {
+const err77 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/mailboxes/" + i4,schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/mailboxes/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err77];
+}
+else {
+vErrors.push(err77);
+}
+errors++;
+}
+}
+}
+else {
+const err78 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/mailboxes",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/mailboxes/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err78];
+}
+else {
+vErrors.push(err78);
+}
+errors++;
+}
+}
+}
+else {
+const err79 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1,schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err79];
+}
+else {
+vErrors.push(err79);
+}
+errors++;
+}
+var _valid0 = _errs28 === errors;
+valid7 = valid7 || _valid0;
+if(!valid7){
+const err80 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1,schemaPath:"#/$defs/client/properties/domains/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err80];
+}
+else {
+vErrors.push(err80);
 }
 errors++;
 }
@@ -868,237 +1102,7 @@ vErrors = null;
 }
 }
 else {
-const err64 = {instancePath:instancePath+"/clients/" + i0+"/domains",schemaPath:"#/$defs/client/properties/domains/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err64];
-}
-else {
-vErrors.push(err64);
-}
-errors++;
-}
-}
-}
-else {
-const err65 = {instancePath:instancePath+"/clients/" + i0,schemaPath:"#/$defs/client/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err65];
-}
-else {
-vErrors.push(err65);
-}
-errors++;
-}
-}
-}
-else {
-const err66 = {instancePath:instancePath+"/clients",schemaPath:"#/properties/clients/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err66];
-}
-else {
-vErrors.push(err66);
-}
-errors++;
-}
-}
-if(data.hosting_plans !== undefined){
-let data36 = data.hosting_plans;
-if(Array.isArray(data36)){
-const len4 = data36.length;
-for(let i4=0; i4<len4; i4++){
-let data37 = data36[i4];
-if(data37 && typeof data37 == "object" && !Array.isArray(data37)){
-if(data37.name === undefined){
-const err67 = {instancePath:instancePath+"/hosting_plans/" + i4,schemaPath:"#/$defs/hosting_plan/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
-if(vErrors === null){
-vErrors = [err67];
-}
-else {
-vErrors.push(err67);
-}
-errors++;
-}
-for(const key8 in data37){
-if(!((((((key8 === "name") || (key8 === "state")) || (key8 === "resources")) || (key8 === "permissions")) || (key8 === "php")) || (key8 === "php_fpm"))){
-const err68 = {instancePath:instancePath+"/hosting_plans/" + i4,schemaPath:"#/$defs/hosting_plan/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err68];
-}
-else {
-vErrors.push(err68);
-}
-errors++;
-}
-}
-if(data37.name !== undefined){
-if(typeof data37.name !== "string"){
-const err69 = {instancePath:instancePath+"/hosting_plans/" + i4+"/name",schemaPath:"#/$defs/hosting_plan/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err69];
-}
-else {
-vErrors.push(err69);
-}
-errors++;
-}
-}
-if(data37.state !== undefined){
-let data39 = data37.state;
-if(!((data39 === "present") || (data39 === "absent"))){
-const err70 = {instancePath:instancePath+"/hosting_plans/" + i4+"/state",schemaPath:"#/$defs/hosting_plan/properties/state/enum",keyword:"enum",params:{allowedValues: schema33.properties.state.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err70];
-}
-else {
-vErrors.push(err70);
-}
-errors++;
-}
-}
-if(data37.resources !== undefined){
-let data40 = data37.resources;
-if(data40 && typeof data40 == "object" && !Array.isArray(data40)){
-for(const key9 in data40){
-if(!(func2.call(schema33.properties.resources.properties, key9))){
-let data41 = data40[key9];
-const _errs101 = errors;
-let valid25 = false;
-const _errs102 = errors;
-if(typeof data41 !== "string"){
-const err71 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/resources/additionalProperties/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err71];
-}
-else {
-vErrors.push(err71);
-}
-errors++;
-}
-var _valid3 = _errs102 === errors;
-valid25 = valid25 || _valid3;
-const _errs104 = errors;
-if(!((typeof data41 == "number") && (isFinite(data41)))){
-const err72 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/resources/additionalProperties/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
-if(vErrors === null){
-vErrors = [err72];
-}
-else {
-vErrors.push(err72);
-}
-errors++;
-}
-var _valid3 = _errs104 === errors;
-valid25 = valid25 || _valid3;
-const _errs106 = errors;
-if(typeof data41 !== "boolean"){
-const err73 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/resources/additionalProperties/anyOf/2/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err73];
-}
-else {
-vErrors.push(err73);
-}
-errors++;
-}
-var _valid3 = _errs106 === errors;
-valid25 = valid25 || _valid3;
-const _errs108 = errors;
-if(data41 !== null){
-const err74 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/resources/additionalProperties/anyOf/3/type",keyword:"type",params:{type: "null"},message:"must be null"};
-if(vErrors === null){
-vErrors = [err74];
-}
-else {
-vErrors.push(err74);
-}
-errors++;
-}
-var _valid3 = _errs108 === errors;
-valid25 = valid25 || _valid3;
-if(!valid25){
-const err75 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/resources/additionalProperties/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err75];
-}
-else {
-vErrors.push(err75);
-}
-errors++;
-}
-else {
-errors = _errs101;
-if(vErrors !== null){
-if(_errs101){
-vErrors.length = _errs101;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-}
-if(data40.disk_space !== undefined){
-let data42 = data40.disk_space;
-if(!(((typeof data42 == "number") && (!(data42 % 1) && !isNaN(data42))) && (isFinite(data42)))){
-const err76 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/disk_space",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/disk_space/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err76];
-}
-else {
-vErrors.push(err76);
-}
-errors++;
-}
-if((typeof data42 == "number") && (isFinite(data42))){
-if(data42 > 9007199254740991 || isNaN(data42)){
-const err77 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/disk_space",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/disk_space/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
-if(vErrors === null){
-vErrors = [err77];
-}
-else {
-vErrors.push(err77);
-}
-errors++;
-}
-if(data42 < -1 || isNaN(data42)){
-const err78 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/disk_space",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/disk_space/minimum",keyword:"minimum",params:{comparison: ">=", limit: -1},message:"must be >= -1"};
-if(vErrors === null){
-vErrors = [err78];
-}
-else {
-vErrors.push(err78);
-}
-errors++;
-}
-}
-}
-if(data40.traffic !== undefined){
-let data43 = data40.traffic;
-if(!(((typeof data43 == "number") && (!(data43 % 1) && !isNaN(data43))) && (isFinite(data43)))){
-const err79 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/traffic",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/traffic/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err79];
-}
-else {
-vErrors.push(err79);
-}
-errors++;
-}
-if((typeof data43 == "number") && (isFinite(data43))){
-if(data43 > 9007199254740991 || isNaN(data43)){
-const err80 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/traffic",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/traffic/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
-if(vErrors === null){
-vErrors = [err80];
-}
-else {
-vErrors.push(err80);
-}
-errors++;
-}
-if(data43 < -1 || isNaN(data43)){
-const err81 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/traffic",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/traffic/minimum",keyword:"minimum",params:{comparison: ">=", limit: -1},message:"must be >= -1"};
+const err81 = {instancePath:instancePath+"/clients/" + i0+"/domains",schemaPath:"#/$defs/client/properties/domains/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err81];
 }
@@ -1108,11 +1112,15 @@ vErrors.push(err81);
 errors++;
 }
 }
-}
-if(data40.domains !== undefined){
-let data44 = data40.domains;
-if(!(((typeof data44 == "number") && (!(data44 % 1) && !isNaN(data44))) && (isFinite(data44)))){
-const err82 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/domains",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/domains/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data2.databases !== undefined){
+let data48 = data2.databases;
+if(Array.isArray(data48)){
+const len7 = data48.length;
+for(let i7=0; i7<len7; i7++){
+let data49 = data48[i7];
+if(data49 && typeof data49 == "object" && !Array.isArray(data49)){
+if(data49.name === undefined){
+const err82 = {instancePath:instancePath+"/clients/" + i0+"/databases/" + i7,schemaPath:"#/$defs/client/properties/databases/items/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
 if(vErrors === null){
 vErrors = [err82];
 }
@@ -1121,9 +1129,9 @@ vErrors.push(err82);
 }
 errors++;
 }
-if((typeof data44 == "number") && (isFinite(data44))){
-if(data44 > 9007199254740991 || isNaN(data44)){
-const err83 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/domains",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/domains/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
+for(const key9 in data49){
+if(!(((((key9 === "name") || (key9 === "state")) || (key9 === "user")) || (key9 === "remote_hosts")) || (key9 === "description"))){
+const err83 = {instancePath:instancePath+"/clients/" + i0+"/databases/" + i7,schemaPath:"#/$defs/client/properties/databases/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err83];
 }
@@ -1132,8 +1140,10 @@ vErrors.push(err83);
 }
 errors++;
 }
-if(data44 < -1 || isNaN(data44)){
-const err84 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/domains",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/domains/minimum",keyword:"minimum",params:{comparison: ">=", limit: -1},message:"must be >= -1"};
+}
+if(data49.name !== undefined){
+if(typeof data49.name !== "string"){
+const err84 = {instancePath:instancePath+"/clients/" + i0+"/databases/" + i7+"/name",schemaPath:"#/$defs/client/properties/databases/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err84];
 }
@@ -1143,11 +1153,10 @@ vErrors.push(err84);
 errors++;
 }
 }
-}
-if(data40.subdomains !== undefined){
-let data45 = data40.subdomains;
-if(!(((typeof data45 == "number") && (!(data45 % 1) && !isNaN(data45))) && (isFinite(data45)))){
-const err85 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/subdomains",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/subdomains/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data49.state !== undefined){
+let data51 = data49.state;
+if(!((data51 === "present") || (data51 === "absent"))){
+const err85 = {instancePath:instancePath+"/clients/" + i0+"/databases/" + i7+"/state",schemaPath:"#/$defs/client/properties/databases/items/properties/state/enum",keyword:"enum",params:{allowedValues: schema32.properties.databases.items.properties.state.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err85];
 }
@@ -1156,9 +1165,10 @@ vErrors.push(err85);
 }
 errors++;
 }
-if((typeof data45 == "number") && (isFinite(data45))){
-if(data45 > 9007199254740991 || isNaN(data45)){
-const err86 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/subdomains",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/subdomains/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
+}
+if(data49.user !== undefined){
+if(typeof data49.user !== "string"){
+const err86 = {instancePath:instancePath+"/clients/" + i0+"/databases/" + i7+"/user",schemaPath:"#/$defs/client/properties/databases/items/properties/user/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err86];
 }
@@ -1167,8 +1177,14 @@ vErrors.push(err86);
 }
 errors++;
 }
-if(data45 < -1 || isNaN(data45)){
-const err87 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/subdomains",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/subdomains/minimum",keyword:"minimum",params:{comparison: ">=", limit: -1},message:"must be >= -1"};
+}
+if(data49.remote_hosts !== undefined){
+let data53 = data49.remote_hosts;
+if(Array.isArray(data53)){
+const len8 = data53.length;
+for(let i8=0; i8<len8; i8++){
+if(typeof data53[i8] !== "string"){
+const err87 = {instancePath:instancePath+"/clients/" + i0+"/databases/" + i7+"/remote_hosts/" + i8,schemaPath:"#/$defs/client/properties/databases/items/properties/remote_hosts/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err87];
 }
@@ -1179,10 +1195,8 @@ errors++;
 }
 }
 }
-if(data40.email_accounts !== undefined){
-let data46 = data40.email_accounts;
-if(!(((typeof data46 == "number") && (!(data46 % 1) && !isNaN(data46))) && (isFinite(data46)))){
-const err88 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/email_accounts",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/email_accounts/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+else {
+const err88 = {instancePath:instancePath+"/clients/" + i0+"/databases/" + i7+"/remote_hosts",schemaPath:"#/$defs/client/properties/databases/items/properties/remote_hosts/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err88];
 }
@@ -1191,9 +1205,10 @@ vErrors.push(err88);
 }
 errors++;
 }
-if((typeof data46 == "number") && (isFinite(data46))){
-if(data46 > 9007199254740991 || isNaN(data46)){
-const err89 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/email_accounts",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/email_accounts/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
+}
+if(data49.description !== undefined){
+if(typeof data49.description !== "string"){
+const err89 = {instancePath:instancePath+"/clients/" + i0+"/databases/" + i7+"/description",schemaPath:"#/$defs/client/properties/databases/items/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err89];
 }
@@ -1202,8 +1217,10 @@ vErrors.push(err89);
 }
 errors++;
 }
-if(data46 < -1 || isNaN(data46)){
-const err90 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/email_accounts",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/email_accounts/minimum",keyword:"minimum",params:{comparison: ">=", limit: -1},message:"must be >= -1"};
+}
+}
+else {
+const err90 = {instancePath:instancePath+"/clients/" + i0+"/databases/" + i7,schemaPath:"#/$defs/client/properties/databases/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err90];
 }
@@ -1214,10 +1231,8 @@ errors++;
 }
 }
 }
-if(data40.email_addresses !== undefined){
-let data47 = data40.email_addresses;
-if(!(((typeof data47 == "number") && (!(data47 % 1) && !isNaN(data47))) && (isFinite(data47)))){
-const err91 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/email_addresses",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/email_addresses/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+else {
+const err91 = {instancePath:instancePath+"/clients/" + i0+"/databases",schemaPath:"#/$defs/client/properties/databases/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err91];
 }
@@ -1226,9 +1241,16 @@ vErrors.push(err91);
 }
 errors++;
 }
-if((typeof data47 == "number") && (isFinite(data47))){
-if(data47 > 9007199254740991 || isNaN(data47)){
-const err92 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/email_addresses",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/email_addresses/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
+}
+if(data2.ftp_users !== undefined){
+let data56 = data2.ftp_users;
+if(Array.isArray(data56)){
+const len9 = data56.length;
+for(let i9=0; i9<len9; i9++){
+let data57 = data56[i9];
+if(data57 && typeof data57 == "object" && !Array.isArray(data57)){
+if(data57.name === undefined){
+const err92 = {instancePath:instancePath+"/clients/" + i0+"/ftp_users/" + i9,schemaPath:"#/$defs/client/properties/ftp_users/items/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
 if(vErrors === null){
 vErrors = [err92];
 }
@@ -1237,8 +1259,9 @@ vErrors.push(err92);
 }
 errors++;
 }
-if(data47 < -1 || isNaN(data47)){
-const err93 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/email_addresses",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/email_addresses/minimum",keyword:"minimum",params:{comparison: ">=", limit: -1},message:"must be >= -1"};
+for(const key10 in data57){
+if(!((((key10 === "name") || (key10 === "state")) || (key10 === "home")) || (key10 === "description"))){
+const err93 = {instancePath:instancePath+"/clients/" + i0+"/ftp_users/" + i9,schemaPath:"#/$defs/client/properties/ftp_users/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err93];
 }
@@ -1248,11 +1271,9 @@ vErrors.push(err93);
 errors++;
 }
 }
-}
-if(data40.email_forwardings !== undefined){
-let data48 = data40.email_forwardings;
-if(!(((typeof data48 == "number") && (!(data48 % 1) && !isNaN(data48))) && (isFinite(data48)))){
-const err94 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/email_forwardings",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/email_forwardings/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data57.name !== undefined){
+if(typeof data57.name !== "string"){
+const err94 = {instancePath:instancePath+"/clients/" + i0+"/ftp_users/" + i9+"/name",schemaPath:"#/$defs/client/properties/ftp_users/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err94];
 }
@@ -1261,9 +1282,11 @@ vErrors.push(err94);
 }
 errors++;
 }
-if((typeof data48 == "number") && (isFinite(data48))){
-if(data48 > 9007199254740991 || isNaN(data48)){
-const err95 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/email_forwardings",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/email_forwardings/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
+}
+if(data57.state !== undefined){
+let data59 = data57.state;
+if(!((data59 === "present") || (data59 === "absent"))){
+const err95 = {instancePath:instancePath+"/clients/" + i0+"/ftp_users/" + i9+"/state",schemaPath:"#/$defs/client/properties/ftp_users/items/properties/state/enum",keyword:"enum",params:{allowedValues: schema32.properties.ftp_users.items.properties.state.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err95];
 }
@@ -1272,8 +1295,10 @@ vErrors.push(err95);
 }
 errors++;
 }
-if(data48 < -1 || isNaN(data48)){
-const err96 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/email_forwardings",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/email_forwardings/minimum",keyword:"minimum",params:{comparison: ">=", limit: -1},message:"must be >= -1"};
+}
+if(data57.home !== undefined){
+if(typeof data57.home !== "string"){
+const err96 = {instancePath:instancePath+"/clients/" + i0+"/ftp_users/" + i9+"/home",schemaPath:"#/$defs/client/properties/ftp_users/items/properties/home/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err96];
 }
@@ -1283,11 +1308,9 @@ vErrors.push(err96);
 errors++;
 }
 }
-}
-if(data40.databases !== undefined){
-let data49 = data40.databases;
-if(!(((typeof data49 == "number") && (!(data49 % 1) && !isNaN(data49))) && (isFinite(data49)))){
-const err97 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/databases",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/databases/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data57.description !== undefined){
+if(typeof data57.description !== "string"){
+const err97 = {instancePath:instancePath+"/clients/" + i0+"/ftp_users/" + i9+"/description",schemaPath:"#/$defs/client/properties/ftp_users/items/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err97];
 }
@@ -1296,9 +1319,10 @@ vErrors.push(err97);
 }
 errors++;
 }
-if((typeof data49 == "number") && (isFinite(data49))){
-if(data49 > 9007199254740991 || isNaN(data49)){
-const err98 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/databases",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/databases/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
+}
+}
+else {
+const err98 = {instancePath:instancePath+"/clients/" + i0+"/ftp_users/" + i9,schemaPath:"#/$defs/client/properties/ftp_users/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err98];
 }
@@ -1307,8 +1331,10 @@ vErrors.push(err98);
 }
 errors++;
 }
-if(data49 < -1 || isNaN(data49)){
-const err99 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/databases",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/databases/minimum",keyword:"minimum",params:{comparison: ">=", limit: -1},message:"must be >= -1"};
+}
+}
+else {
+const err99 = {instancePath:instancePath+"/clients/" + i0+"/ftp_users",schemaPath:"#/$defs/client/properties/ftp_users/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err99];
 }
@@ -1319,10 +1345,8 @@ errors++;
 }
 }
 }
-if(data40.ftp_users !== undefined){
-let data50 = data40.ftp_users;
-if(!(((typeof data50 == "number") && (!(data50 % 1) && !isNaN(data50))) && (isFinite(data50)))){
-const err100 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/ftp_users",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/ftp_users/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+else {
+const err100 = {instancePath:instancePath+"/clients/" + i0,schemaPath:"#/$defs/client/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err100];
 }
@@ -1331,9 +1355,10 @@ vErrors.push(err100);
 }
 errors++;
 }
-if((typeof data50 == "number") && (isFinite(data50))){
-if(data50 > 9007199254740991 || isNaN(data50)){
-const err101 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/ftp_users",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/ftp_users/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
+}
+}
+else {
+const err101 = {instancePath:instancePath+"/clients",schemaPath:"#/properties/clients/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err101];
 }
@@ -1342,8 +1367,16 @@ vErrors.push(err101);
 }
 errors++;
 }
-if(data50 < -1 || isNaN(data50)){
-const err102 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/ftp_users",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/ftp_users/minimum",keyword:"minimum",params:{comparison: ">=", limit: -1},message:"must be >= -1"};
+}
+if(data.hosting_plans !== undefined){
+let data62 = data.hosting_plans;
+if(Array.isArray(data62)){
+const len10 = data62.length;
+for(let i10=0; i10<len10; i10++){
+let data63 = data62[i10];
+if(data63 && typeof data63 == "object" && !Array.isArray(data63)){
+if(data63.name === undefined){
+const err102 = {instancePath:instancePath+"/hosting_plans/" + i10,schemaPath:"#/$defs/hosting_plan/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
 if(vErrors === null){
 vErrors = [err102];
 }
@@ -1352,12 +1385,9 @@ vErrors.push(err102);
 }
 errors++;
 }
-}
-}
-if(data40.scheduled_tasks !== undefined){
-let data51 = data40.scheduled_tasks;
-if(!(((typeof data51 == "number") && (!(data51 % 1) && !isNaN(data51))) && (isFinite(data51)))){
-const err103 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/scheduled_tasks",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/scheduled_tasks/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+for(const key11 in data63){
+if(!((((((key11 === "name") || (key11 === "state")) || (key11 === "resources")) || (key11 === "permissions")) || (key11 === "php")) || (key11 === "php_fpm"))){
+const err103 = {instancePath:instancePath+"/hosting_plans/" + i10,schemaPath:"#/$defs/hosting_plan/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err103];
 }
@@ -1366,9 +1396,10 @@ vErrors.push(err103);
 }
 errors++;
 }
-if((typeof data51 == "number") && (isFinite(data51))){
-if(data51 > 9007199254740991 || isNaN(data51)){
-const err104 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/scheduled_tasks",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/scheduled_tasks/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
+}
+if(data63.name !== undefined){
+if(typeof data63.name !== "string"){
+const err104 = {instancePath:instancePath+"/hosting_plans/" + i10+"/name",schemaPath:"#/$defs/hosting_plan/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err104];
 }
@@ -1377,8 +1408,11 @@ vErrors.push(err104);
 }
 errors++;
 }
-if(data51 < -1 || isNaN(data51)){
-const err105 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/scheduled_tasks",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/scheduled_tasks/minimum",keyword:"minimum",params:{comparison: ">=", limit: -1},message:"must be >= -1"};
+}
+if(data63.state !== undefined){
+let data65 = data63.state;
+if(!((data65 === "present") || (data65 === "absent"))){
+const err105 = {instancePath:instancePath+"/hosting_plans/" + i10+"/state",schemaPath:"#/$defs/hosting_plan/properties/state/enum",keyword:"enum",params:{allowedValues: schema33.properties.state.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err105];
 }
@@ -1388,10 +1422,17 @@ vErrors.push(err105);
 errors++;
 }
 }
-}
-}
-else {
-const err106 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources",schemaPath:"#/$defs/hosting_plan/properties/resources/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data63.resources !== undefined){
+let data66 = data63.resources;
+if(data66 && typeof data66 == "object" && !Array.isArray(data66)){
+for(const key12 in data66){
+if(!(func1.call(schema33.properties.resources.properties, key12))){
+let data67 = data66[key12];
+const _errs157 = errors;
+let valid41 = false;
+const _errs158 = errors;
+if(typeof data67 !== "string"){
+const err106 = {instancePath:instancePath+"/hosting_plans/" + i10+"/resources/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/resources/additionalProperties/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err106];
 }
@@ -1400,18 +1441,11 @@ vErrors.push(err106);
 }
 errors++;
 }
-}
-if(data37.permissions !== undefined){
-let data52 = data37.permissions;
-if(data52 && typeof data52 == "object" && !Array.isArray(data52)){
-for(const key10 in data52){
-if(!(func2.call(schema33.properties.permissions.properties, key10))){
-let data53 = data52[key10];
-const _errs134 = errors;
-let valid28 = false;
-const _errs135 = errors;
-if(typeof data53 !== "string"){
-const err107 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/" + key10.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/permissions/additionalProperties/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+var _valid4 = _errs158 === errors;
+valid41 = valid41 || _valid4;
+const _errs160 = errors;
+if(!((typeof data67 == "number") && (isFinite(data67)))){
+const err107 = {instancePath:instancePath+"/hosting_plans/" + i10+"/resources/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/resources/additionalProperties/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err107];
 }
@@ -1420,11 +1454,11 @@ vErrors.push(err107);
 }
 errors++;
 }
-var _valid4 = _errs135 === errors;
-valid28 = valid28 || _valid4;
-const _errs137 = errors;
-if(!((typeof data53 == "number") && (isFinite(data53)))){
-const err108 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/" + key10.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/permissions/additionalProperties/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
+var _valid4 = _errs160 === errors;
+valid41 = valid41 || _valid4;
+const _errs162 = errors;
+if(typeof data67 !== "boolean"){
+const err108 = {instancePath:instancePath+"/hosting_plans/" + i10+"/resources/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/resources/additionalProperties/anyOf/2/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err108];
 }
@@ -1433,11 +1467,11 @@ vErrors.push(err108);
 }
 errors++;
 }
-var _valid4 = _errs137 === errors;
-valid28 = valid28 || _valid4;
-const _errs139 = errors;
-if(typeof data53 !== "boolean"){
-const err109 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/" + key10.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/permissions/additionalProperties/anyOf/2/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+var _valid4 = _errs162 === errors;
+valid41 = valid41 || _valid4;
+const _errs164 = errors;
+if(data67 !== null){
+const err109 = {instancePath:instancePath+"/hosting_plans/" + i10+"/resources/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/resources/additionalProperties/anyOf/3/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err109];
 }
@@ -1446,11 +1480,10 @@ vErrors.push(err109);
 }
 errors++;
 }
-var _valid4 = _errs139 === errors;
-valid28 = valid28 || _valid4;
-const _errs141 = errors;
-if(data53 !== null){
-const err110 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/" + key10.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/permissions/additionalProperties/anyOf/3/type",keyword:"type",params:{type: "null"},message:"must be null"};
+var _valid4 = _errs164 === errors;
+valid41 = valid41 || _valid4;
+if(!valid41){
+const err110 = {instancePath:instancePath+"/hosting_plans/" + i10+"/resources/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/resources/additionalProperties/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err110];
 }
@@ -1459,23 +1492,11 @@ vErrors.push(err110);
 }
 errors++;
 }
-var _valid4 = _errs141 === errors;
-valid28 = valid28 || _valid4;
-if(!valid28){
-const err111 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/" + key10.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/permissions/additionalProperties/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err111];
-}
 else {
-vErrors.push(err111);
-}
-errors++;
-}
-else {
-errors = _errs134;
+errors = _errs157;
 if(vErrors !== null){
-if(_errs134){
-vErrors.length = _errs134;
+if(_errs157){
+vErrors.length = _errs157;
 }
 else {
 vErrors = null;
@@ -1484,9 +1505,21 @@ vErrors = null;
 }
 }
 }
-if(data52.ftp !== undefined){
-if(typeof data52.ftp !== "boolean"){
-const err112 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/ftp",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/ftp/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data66.disk_space !== undefined){
+let data68 = data66.disk_space;
+if(!(((typeof data68 == "number") && (!(data68 % 1) && !isNaN(data68))) && (isFinite(data68)))){
+const err111 = {instancePath:instancePath+"/hosting_plans/" + i10+"/resources/disk_space",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/disk_space/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err111];
+}
+else {
+vErrors.push(err111);
+}
+errors++;
+}
+if((typeof data68 == "number") && (isFinite(data68))){
+if(data68 > 9007199254740991 || isNaN(data68)){
+const err112 = {instancePath:instancePath+"/hosting_plans/" + i10+"/resources/disk_space",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/disk_space/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
 if(vErrors === null){
 vErrors = [err112];
 }
@@ -1495,10 +1528,8 @@ vErrors.push(err112);
 }
 errors++;
 }
-}
-if(data52.php !== undefined){
-if(typeof data52.php !== "boolean"){
-const err113 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/php",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/php/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data68 < -1 || isNaN(data68)){
+const err113 = {instancePath:instancePath+"/hosting_plans/" + i10+"/resources/disk_space",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/disk_space/minimum",keyword:"minimum",params:{comparison: ">=", limit: -1},message:"must be >= -1"};
 if(vErrors === null){
 vErrors = [err113];
 }
@@ -1508,9 +1539,11 @@ vErrors.push(err113);
 errors++;
 }
 }
-if(data52.perl !== undefined){
-if(typeof data52.perl !== "boolean"){
-const err114 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/perl",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/perl/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+}
+if(data66.traffic !== undefined){
+let data69 = data66.traffic;
+if(!(((typeof data69 == "number") && (!(data69 % 1) && !isNaN(data69))) && (isFinite(data69)))){
+const err114 = {instancePath:instancePath+"/hosting_plans/" + i10+"/resources/traffic",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/traffic/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err114];
 }
@@ -1519,10 +1552,9 @@ vErrors.push(err114);
 }
 errors++;
 }
-}
-if(data52.ssh !== undefined){
-if(typeof data52.ssh !== "boolean"){
-const err115 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/ssh",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/ssh/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if((typeof data69 == "number") && (isFinite(data69))){
+if(data69 > 9007199254740991 || isNaN(data69)){
+const err115 = {instancePath:instancePath+"/hosting_plans/" + i10+"/resources/traffic",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/traffic/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
 if(vErrors === null){
 vErrors = [err115];
 }
@@ -1531,10 +1563,8 @@ vErrors.push(err115);
 }
 errors++;
 }
-}
-if(data52.backup !== undefined){
-if(typeof data52.backup !== "boolean"){
-const err116 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/backup",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/backup/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data69 < -1 || isNaN(data69)){
+const err116 = {instancePath:instancePath+"/hosting_plans/" + i10+"/resources/traffic",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/traffic/minimum",keyword:"minimum",params:{comparison: ">=", limit: -1},message:"must be >= -1"};
 if(vErrors === null){
 vErrors = [err116];
 }
@@ -1544,9 +1574,11 @@ vErrors.push(err116);
 errors++;
 }
 }
-if(data52.panel_access !== undefined){
-if(typeof data52.panel_access !== "boolean"){
-const err117 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/panel_access",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/panel_access/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+}
+if(data66.domains !== undefined){
+let data70 = data66.domains;
+if(!(((typeof data70 == "number") && (!(data70 % 1) && !isNaN(data70))) && (isFinite(data70)))){
+const err117 = {instancePath:instancePath+"/hosting_plans/" + i10+"/resources/domains",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/domains/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err117];
 }
@@ -1555,10 +1587,9 @@ vErrors.push(err117);
 }
 errors++;
 }
-}
-if(data52.domain_security !== undefined){
-if(typeof data52.domain_security !== "boolean"){
-const err118 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/domain_security",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/domain_security/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if((typeof data70 == "number") && (isFinite(data70))){
+if(data70 > 9007199254740991 || isNaN(data70)){
+const err118 = {instancePath:instancePath+"/hosting_plans/" + i10+"/resources/domains",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/domains/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
 if(vErrors === null){
 vErrors = [err118];
 }
@@ -1567,10 +1598,8 @@ vErrors.push(err118);
 }
 errors++;
 }
-}
-if(data52.certificate_management !== undefined){
-if(typeof data52.certificate_management !== "boolean"){
-const err119 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/certificate_management",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/certificate_management/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data70 < -1 || isNaN(data70)){
+const err119 = {instancePath:instancePath+"/hosting_plans/" + i10+"/resources/domains",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/domains/minimum",keyword:"minimum",params:{comparison: ">=", limit: -1},message:"must be >= -1"};
 if(vErrors === null){
 vErrors = [err119];
 }
@@ -1580,9 +1609,11 @@ vErrors.push(err119);
 errors++;
 }
 }
-if(data52.file_manager !== undefined){
-if(typeof data52.file_manager !== "boolean"){
-const err120 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/file_manager",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/file_manager/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+}
+if(data66.subdomains !== undefined){
+let data71 = data66.subdomains;
+if(!(((typeof data71 == "number") && (!(data71 % 1) && !isNaN(data71))) && (isFinite(data71)))){
+const err120 = {instancePath:instancePath+"/hosting_plans/" + i10+"/resources/subdomains",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/subdomains/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err120];
 }
@@ -1591,10 +1622,9 @@ vErrors.push(err120);
 }
 errors++;
 }
-}
-if(data52.dns_editor !== undefined){
-if(typeof data52.dns_editor !== "boolean"){
-const err121 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/dns_editor",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/dns_editor/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if((typeof data71 == "number") && (isFinite(data71))){
+if(data71 > 9007199254740991 || isNaN(data71)){
+const err121 = {instancePath:instancePath+"/hosting_plans/" + i10+"/resources/subdomains",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/subdomains/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
 if(vErrors === null){
 vErrors = [err121];
 }
@@ -1603,10 +1633,8 @@ vErrors.push(err121);
 }
 errors++;
 }
-}
-if(data52.database_remote_access !== undefined){
-if(typeof data52.database_remote_access !== "boolean"){
-const err122 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/database_remote_access",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/database_remote_access/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data71 < -1 || isNaN(data71)){
+const err122 = {instancePath:instancePath+"/hosting_plans/" + i10+"/resources/subdomains",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/subdomains/minimum",keyword:"minimum",params:{comparison: ">=", limit: -1},message:"must be >= -1"};
 if(vErrors === null){
 vErrors = [err122];
 }
@@ -1616,9 +1644,11 @@ vErrors.push(err122);
 errors++;
 }
 }
-if(data52.email_catchall !== undefined){
-if(typeof data52.email_catchall !== "boolean"){
-const err123 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/email_catchall",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/email_catchall/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+}
+if(data66.email_accounts !== undefined){
+let data72 = data66.email_accounts;
+if(!(((typeof data72 == "number") && (!(data72 % 1) && !isNaN(data72))) && (isFinite(data72)))){
+const err123 = {instancePath:instancePath+"/hosting_plans/" + i10+"/resources/email_accounts",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/email_accounts/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err123];
 }
@@ -1627,10 +1657,9 @@ vErrors.push(err123);
 }
 errors++;
 }
-}
-if(data52.applications !== undefined){
-if(typeof data52.applications !== "boolean"){
-const err124 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/applications",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/applications/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if((typeof data72 == "number") && (isFinite(data72))){
+if(data72 > 9007199254740991 || isNaN(data72)){
+const err124 = {instancePath:instancePath+"/hosting_plans/" + i10+"/resources/email_accounts",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/email_accounts/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
 if(vErrors === null){
 vErrors = [err124];
 }
@@ -1639,10 +1668,8 @@ vErrors.push(err124);
 }
 errors++;
 }
-}
-if(data52.ssh_jail !== undefined){
-if(typeof data52.ssh_jail !== "boolean"){
-const err125 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/ssh_jail",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/ssh_jail/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data72 < -1 || isNaN(data72)){
+const err125 = {instancePath:instancePath+"/hosting_plans/" + i10+"/resources/email_accounts",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/email_accounts/minimum",keyword:"minimum",params:{comparison: ">=", limit: -1},message:"must be >= -1"};
 if(vErrors === null){
 vErrors = [err125];
 }
@@ -1652,9 +1679,11 @@ vErrors.push(err125);
 errors++;
 }
 }
-if(data52.delete_main_domain !== undefined){
-if(typeof data52.delete_main_domain !== "boolean"){
-const err126 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/delete_main_domain",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/delete_main_domain/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+}
+if(data66.email_addresses !== undefined){
+let data73 = data66.email_addresses;
+if(!(((typeof data73 == "number") && (!(data73 % 1) && !isNaN(data73))) && (isFinite(data73)))){
+const err126 = {instancePath:instancePath+"/hosting_plans/" + i10+"/resources/email_addresses",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/email_addresses/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err126];
 }
@@ -1663,10 +1692,9 @@ vErrors.push(err126);
 }
 errors++;
 }
-}
-if(data52.change_personal_data !== undefined){
-if(typeof data52.change_personal_data !== "boolean"){
-const err127 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/change_personal_data",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/change_personal_data/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if((typeof data73 == "number") && (isFinite(data73))){
+if(data73 > 9007199254740991 || isNaN(data73)){
+const err127 = {instancePath:instancePath+"/hosting_plans/" + i10+"/resources/email_addresses",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/email_addresses/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
 if(vErrors === null){
 vErrors = [err127];
 }
@@ -1675,10 +1703,8 @@ vErrors.push(err127);
 }
 errors++;
 }
-}
-if(data52.update_contact_data !== undefined){
-if(typeof data52.update_contact_data !== "boolean"){
-const err128 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/update_contact_data",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/update_contact_data/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data73 < -1 || isNaN(data73)){
+const err128 = {instancePath:instancePath+"/hosting_plans/" + i10+"/resources/email_addresses",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/email_addresses/minimum",keyword:"minimum",params:{comparison: ">=", limit: -1},message:"must be >= -1"};
 if(vErrors === null){
 vErrors = [err128];
 }
@@ -1689,8 +1715,10 @@ errors++;
 }
 }
 }
-else {
-const err129 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions",schemaPath:"#/$defs/hosting_plan/properties/permissions/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data66.email_forwardings !== undefined){
+let data74 = data66.email_forwardings;
+if(!(((typeof data74 == "number") && (!(data74 % 1) && !isNaN(data74))) && (isFinite(data74)))){
+const err129 = {instancePath:instancePath+"/hosting_plans/" + i10+"/resources/email_forwardings",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/email_forwardings/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err129];
 }
@@ -1699,18 +1727,9 @@ vErrors.push(err129);
 }
 errors++;
 }
-}
-if(data37.php !== undefined){
-let data71 = data37.php;
-if(data71 && typeof data71 == "object" && !Array.isArray(data71)){
-for(const key11 in data71){
-if(!(func2.call(schema33.properties.php.properties, key11))){
-let data72 = data71[key11];
-const _errs181 = errors;
-let valid31 = false;
-const _errs182 = errors;
-if(typeof data72 !== "string"){
-const err130 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/" + key11.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/php/additionalProperties/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if((typeof data74 == "number") && (isFinite(data74))){
+if(data74 > 9007199254740991 || isNaN(data74)){
+const err130 = {instancePath:instancePath+"/hosting_plans/" + i10+"/resources/email_forwardings",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/email_forwardings/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
 if(vErrors === null){
 vErrors = [err130];
 }
@@ -1719,11 +1738,8 @@ vErrors.push(err130);
 }
 errors++;
 }
-var _valid5 = _errs182 === errors;
-valid31 = valid31 || _valid5;
-const _errs184 = errors;
-if(!((typeof data72 == "number") && (isFinite(data72)))){
-const err131 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/" + key11.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/php/additionalProperties/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data74 < -1 || isNaN(data74)){
+const err131 = {instancePath:instancePath+"/hosting_plans/" + i10+"/resources/email_forwardings",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/email_forwardings/minimum",keyword:"minimum",params:{comparison: ">=", limit: -1},message:"must be >= -1"};
 if(vErrors === null){
 vErrors = [err131];
 }
@@ -1732,11 +1748,12 @@ vErrors.push(err131);
 }
 errors++;
 }
-var _valid5 = _errs184 === errors;
-valid31 = valid31 || _valid5;
-const _errs186 = errors;
-if(typeof data72 !== "boolean"){
-const err132 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/" + key11.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/php/additionalProperties/anyOf/2/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+}
+}
+if(data66.databases !== undefined){
+let data75 = data66.databases;
+if(!(((typeof data75 == "number") && (!(data75 % 1) && !isNaN(data75))) && (isFinite(data75)))){
+const err132 = {instancePath:instancePath+"/hosting_plans/" + i10+"/resources/databases",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/databases/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err132];
 }
@@ -1745,11 +1762,9 @@ vErrors.push(err132);
 }
 errors++;
 }
-var _valid5 = _errs186 === errors;
-valid31 = valid31 || _valid5;
-const _errs188 = errors;
-if(data72 !== null){
-const err133 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/" + key11.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/php/additionalProperties/anyOf/3/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if((typeof data75 == "number") && (isFinite(data75))){
+if(data75 > 9007199254740991 || isNaN(data75)){
+const err133 = {instancePath:instancePath+"/hosting_plans/" + i10+"/resources/databases",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/databases/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
 if(vErrors === null){
 vErrors = [err133];
 }
@@ -1758,10 +1773,8 @@ vErrors.push(err133);
 }
 errors++;
 }
-var _valid5 = _errs188 === errors;
-valid31 = valid31 || _valid5;
-if(!valid31){
-const err134 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/" + key11.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/php/additionalProperties/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(data75 < -1 || isNaN(data75)){
+const err134 = {instancePath:instancePath+"/hosting_plans/" + i10+"/resources/databases",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/databases/minimum",keyword:"minimum",params:{comparison: ">=", limit: -1},message:"must be >= -1"};
 if(vErrors === null){
 vErrors = [err134];
 }
@@ -1770,24 +1783,12 @@ vErrors.push(err134);
 }
 errors++;
 }
-else {
-errors = _errs181;
-if(vErrors !== null){
-if(_errs181){
-vErrors.length = _errs181;
-}
-else {
-vErrors = null;
 }
 }
-}
-}
-}
-if(data71.memory_limit !== undefined){
-let data73 = data71.memory_limit;
-if(typeof data73 === "string"){
-if(!pattern7.test(data73)){
-const err135 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/memory_limit",schemaPath:"#/$defs/hosting_plan/properties/php/properties/memory_limit/pattern",keyword:"pattern",params:{pattern: "^(?:-1|[0-9]{1,12}[KMGkmg]?)$"},message:"must match pattern \""+"^(?:-1|[0-9]{1,12}[KMGkmg]?)$"+"\""};
+if(data66.ftp_users !== undefined){
+let data76 = data66.ftp_users;
+if(!(((typeof data76 == "number") && (!(data76 % 1) && !isNaN(data76))) && (isFinite(data76)))){
+const err135 = {instancePath:instancePath+"/hosting_plans/" + i10+"/resources/ftp_users",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/ftp_users/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err135];
 }
@@ -1796,9 +1797,9 @@ vErrors.push(err135);
 }
 errors++;
 }
-}
-else {
-const err136 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/memory_limit",schemaPath:"#/$defs/hosting_plan/properties/php/properties/memory_limit/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if((typeof data76 == "number") && (isFinite(data76))){
+if(data76 > 9007199254740991 || isNaN(data76)){
+const err136 = {instancePath:instancePath+"/hosting_plans/" + i10+"/resources/ftp_users",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/ftp_users/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
 if(vErrors === null){
 vErrors = [err136];
 }
@@ -1807,14 +1808,8 @@ vErrors.push(err136);
 }
 errors++;
 }
-}
-if(data71.max_execution_time !== undefined){
-let data74 = data71.max_execution_time;
-const _errs193 = errors;
-let valid33 = false;
-const _errs194 = errors;
-if(typeof data74 !== "string"){
-const err137 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/max_execution_time",schemaPath:"#/$defs/hosting_plan/properties/php/properties/max_execution_time/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data76 < -1 || isNaN(data76)){
+const err137 = {instancePath:instancePath+"/hosting_plans/" + i10+"/resources/ftp_users",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/ftp_users/minimum",keyword:"minimum",params:{comparison: ">=", limit: -1},message:"must be >= -1"};
 if(vErrors === null){
 vErrors = [err137];
 }
@@ -1823,11 +1818,12 @@ vErrors.push(err137);
 }
 errors++;
 }
-var _valid6 = _errs194 === errors;
-valid33 = valid33 || _valid6;
-const _errs196 = errors;
-if(!((typeof data74 == "number") && (isFinite(data74)))){
-const err138 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/max_execution_time",schemaPath:"#/$defs/hosting_plan/properties/php/properties/max_execution_time/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
+}
+}
+if(data66.scheduled_tasks !== undefined){
+let data77 = data66.scheduled_tasks;
+if(!(((typeof data77 == "number") && (!(data77 % 1) && !isNaN(data77))) && (isFinite(data77)))){
+const err138 = {instancePath:instancePath+"/hosting_plans/" + i10+"/resources/scheduled_tasks",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/scheduled_tasks/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err138];
 }
@@ -1836,11 +1832,9 @@ vErrors.push(err138);
 }
 errors++;
 }
-var _valid6 = _errs196 === errors;
-valid33 = valid33 || _valid6;
-const _errs198 = errors;
-if(typeof data74 !== "boolean"){
-const err139 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/max_execution_time",schemaPath:"#/$defs/hosting_plan/properties/php/properties/max_execution_time/anyOf/2/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if((typeof data77 == "number") && (isFinite(data77))){
+if(data77 > 9007199254740991 || isNaN(data77)){
+const err139 = {instancePath:instancePath+"/hosting_plans/" + i10+"/resources/scheduled_tasks",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/scheduled_tasks/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
 if(vErrors === null){
 vErrors = [err139];
 }
@@ -1849,11 +1843,8 @@ vErrors.push(err139);
 }
 errors++;
 }
-var _valid6 = _errs198 === errors;
-valid33 = valid33 || _valid6;
-const _errs200 = errors;
-if(data74 !== null){
-const err140 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/max_execution_time",schemaPath:"#/$defs/hosting_plan/properties/php/properties/max_execution_time/anyOf/3/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(data77 < -1 || isNaN(data77)){
+const err140 = {instancePath:instancePath+"/hosting_plans/" + i10+"/resources/scheduled_tasks",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/scheduled_tasks/minimum",keyword:"minimum",params:{comparison: ">=", limit: -1},message:"must be >= -1"};
 if(vErrors === null){
 vErrors = [err140];
 }
@@ -1862,10 +1853,11 @@ vErrors.push(err140);
 }
 errors++;
 }
-var _valid6 = _errs200 === errors;
-valid33 = valid33 || _valid6;
-if(!valid33){
-const err141 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/max_execution_time",schemaPath:"#/$defs/hosting_plan/properties/php/properties/max_execution_time/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+}
+}
+}
+else {
+const err141 = {instancePath:instancePath+"/hosting_plans/" + i10+"/resources",schemaPath:"#/$defs/hosting_plan/properties/resources/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err141];
 }
@@ -1874,23 +1866,18 @@ vErrors.push(err141);
 }
 errors++;
 }
-else {
-errors = _errs193;
-if(vErrors !== null){
-if(_errs193){
-vErrors.length = _errs193;
 }
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data71.post_max_size !== undefined){
-let data75 = data71.post_max_size;
-if(typeof data75 === "string"){
-if(!pattern7.test(data75)){
-const err142 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/post_max_size",schemaPath:"#/$defs/hosting_plan/properties/php/properties/post_max_size/pattern",keyword:"pattern",params:{pattern: "^(?:-1|[0-9]{1,12}[KMGkmg]?)$"},message:"must match pattern \""+"^(?:-1|[0-9]{1,12}[KMGkmg]?)$"+"\""};
+if(data63.permissions !== undefined){
+let data78 = data63.permissions;
+if(data78 && typeof data78 == "object" && !Array.isArray(data78)){
+for(const key13 in data78){
+if(!(func1.call(schema33.properties.permissions.properties, key13))){
+let data79 = data78[key13];
+const _errs190 = errors;
+let valid44 = false;
+const _errs191 = errors;
+if(typeof data79 !== "string"){
+const err142 = {instancePath:instancePath+"/hosting_plans/" + i10+"/permissions/" + key13.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/permissions/additionalProperties/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err142];
 }
@@ -1899,9 +1886,11 @@ vErrors.push(err142);
 }
 errors++;
 }
-}
-else {
-const err143 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/post_max_size",schemaPath:"#/$defs/hosting_plan/properties/php/properties/post_max_size/type",keyword:"type",params:{type: "string"},message:"must be string"};
+var _valid5 = _errs191 === errors;
+valid44 = valid44 || _valid5;
+const _errs193 = errors;
+if(!((typeof data79 == "number") && (isFinite(data79)))){
+const err143 = {instancePath:instancePath+"/hosting_plans/" + i10+"/permissions/" + key13.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/permissions/additionalProperties/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err143];
 }
@@ -1910,12 +1899,11 @@ vErrors.push(err143);
 }
 errors++;
 }
-}
-if(data71.upload_max_filesize !== undefined){
-let data76 = data71.upload_max_filesize;
-if(typeof data76 === "string"){
-if(!pattern7.test(data76)){
-const err144 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/upload_max_filesize",schemaPath:"#/$defs/hosting_plan/properties/php/properties/upload_max_filesize/pattern",keyword:"pattern",params:{pattern: "^(?:-1|[0-9]{1,12}[KMGkmg]?)$"},message:"must match pattern \""+"^(?:-1|[0-9]{1,12}[KMGkmg]?)$"+"\""};
+var _valid5 = _errs193 === errors;
+valid44 = valid44 || _valid5;
+const _errs195 = errors;
+if(typeof data79 !== "boolean"){
+const err144 = {instancePath:instancePath+"/hosting_plans/" + i10+"/permissions/" + key13.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/permissions/additionalProperties/anyOf/2/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err144];
 }
@@ -1924,9 +1912,11 @@ vErrors.push(err144);
 }
 errors++;
 }
-}
-else {
-const err145 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/upload_max_filesize",schemaPath:"#/$defs/hosting_plan/properties/php/properties/upload_max_filesize/type",keyword:"type",params:{type: "string"},message:"must be string"};
+var _valid5 = _errs195 === errors;
+valid44 = valid44 || _valid5;
+const _errs197 = errors;
+if(data79 !== null){
+const err145 = {instancePath:instancePath+"/hosting_plans/" + i10+"/permissions/" + key13.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/permissions/additionalProperties/anyOf/3/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err145];
 }
@@ -1935,14 +1925,10 @@ vErrors.push(err145);
 }
 errors++;
 }
-}
-if(data71.open_basedir !== undefined){
-let data77 = data71.open_basedir;
-const _errs207 = errors;
-let valid34 = false;
-const _errs208 = errors;
-if(typeof data77 !== "string"){
-const err146 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/open_basedir",schemaPath:"#/$defs/hosting_plan/properties/php/properties/open_basedir/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+var _valid5 = _errs197 === errors;
+valid44 = valid44 || _valid5;
+if(!valid44){
+const err146 = {instancePath:instancePath+"/hosting_plans/" + i10+"/permissions/" + key13.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/permissions/additionalProperties/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err146];
 }
@@ -1951,11 +1937,22 @@ vErrors.push(err146);
 }
 errors++;
 }
-var _valid7 = _errs208 === errors;
-valid34 = valid34 || _valid7;
-const _errs210 = errors;
-if(!((typeof data77 == "number") && (isFinite(data77)))){
-const err147 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/open_basedir",schemaPath:"#/$defs/hosting_plan/properties/php/properties/open_basedir/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
+else {
+errors = _errs190;
+if(vErrors !== null){
+if(_errs190){
+vErrors.length = _errs190;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+if(data78.ftp !== undefined){
+if(typeof data78.ftp !== "boolean"){
+const err147 = {instancePath:instancePath+"/hosting_plans/" + i10+"/permissions/ftp",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/ftp/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err147];
 }
@@ -1964,11 +1961,10 @@ vErrors.push(err147);
 }
 errors++;
 }
-var _valid7 = _errs210 === errors;
-valid34 = valid34 || _valid7;
-const _errs212 = errors;
-if(typeof data77 !== "boolean"){
-const err148 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/open_basedir",schemaPath:"#/$defs/hosting_plan/properties/php/properties/open_basedir/anyOf/2/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+}
+if(data78.php !== undefined){
+if(typeof data78.php !== "boolean"){
+const err148 = {instancePath:instancePath+"/hosting_plans/" + i10+"/permissions/php",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/php/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err148];
 }
@@ -1977,11 +1973,10 @@ vErrors.push(err148);
 }
 errors++;
 }
-var _valid7 = _errs212 === errors;
-valid34 = valid34 || _valid7;
-const _errs214 = errors;
-if(data77 !== null){
-const err149 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/open_basedir",schemaPath:"#/$defs/hosting_plan/properties/php/properties/open_basedir/anyOf/3/type",keyword:"type",params:{type: "null"},message:"must be null"};
+}
+if(data78.perl !== undefined){
+if(typeof data78.perl !== "boolean"){
+const err149 = {instancePath:instancePath+"/hosting_plans/" + i10+"/permissions/perl",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/perl/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err149];
 }
@@ -1990,10 +1985,10 @@ vErrors.push(err149);
 }
 errors++;
 }
-var _valid7 = _errs214 === errors;
-valid34 = valid34 || _valid7;
-if(!valid34){
-const err150 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/open_basedir",schemaPath:"#/$defs/hosting_plan/properties/php/properties/open_basedir/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+}
+if(data78.ssh !== undefined){
+if(typeof data78.ssh !== "boolean"){
+const err150 = {instancePath:instancePath+"/hosting_plans/" + i10+"/permissions/ssh",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/ssh/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err150];
 }
@@ -2002,25 +1997,10 @@ vErrors.push(err150);
 }
 errors++;
 }
-else {
-errors = _errs207;
-if(vErrors !== null){
-if(_errs207){
-vErrors.length = _errs207;
 }
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data71.disable_functions !== undefined){
-let data78 = data71.disable_functions;
-const _errs217 = errors;
-let valid35 = false;
-const _errs218 = errors;
-if(typeof data78 !== "string"){
-const err151 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/disable_functions",schemaPath:"#/$defs/hosting_plan/properties/php/properties/disable_functions/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data78.backup !== undefined){
+if(typeof data78.backup !== "boolean"){
+const err151 = {instancePath:instancePath+"/hosting_plans/" + i10+"/permissions/backup",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/backup/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err151];
 }
@@ -2029,11 +2009,10 @@ vErrors.push(err151);
 }
 errors++;
 }
-var _valid8 = _errs218 === errors;
-valid35 = valid35 || _valid8;
-const _errs220 = errors;
-if(!((typeof data78 == "number") && (isFinite(data78)))){
-const err152 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/disable_functions",schemaPath:"#/$defs/hosting_plan/properties/php/properties/disable_functions/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
+}
+if(data78.panel_access !== undefined){
+if(typeof data78.panel_access !== "boolean"){
+const err152 = {instancePath:instancePath+"/hosting_plans/" + i10+"/permissions/panel_access",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/panel_access/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err152];
 }
@@ -2042,11 +2021,10 @@ vErrors.push(err152);
 }
 errors++;
 }
-var _valid8 = _errs220 === errors;
-valid35 = valid35 || _valid8;
-const _errs222 = errors;
-if(typeof data78 !== "boolean"){
-const err153 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/disable_functions",schemaPath:"#/$defs/hosting_plan/properties/php/properties/disable_functions/anyOf/2/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+}
+if(data78.domain_security !== undefined){
+if(typeof data78.domain_security !== "boolean"){
+const err153 = {instancePath:instancePath+"/hosting_plans/" + i10+"/permissions/domain_security",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/domain_security/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err153];
 }
@@ -2055,11 +2033,10 @@ vErrors.push(err153);
 }
 errors++;
 }
-var _valid8 = _errs222 === errors;
-valid35 = valid35 || _valid8;
-const _errs224 = errors;
-if(data78 !== null){
-const err154 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/disable_functions",schemaPath:"#/$defs/hosting_plan/properties/php/properties/disable_functions/anyOf/3/type",keyword:"type",params:{type: "null"},message:"must be null"};
+}
+if(data78.certificate_management !== undefined){
+if(typeof data78.certificate_management !== "boolean"){
+const err154 = {instancePath:instancePath+"/hosting_plans/" + i10+"/permissions/certificate_management",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/certificate_management/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err154];
 }
@@ -2068,10 +2045,10 @@ vErrors.push(err154);
 }
 errors++;
 }
-var _valid8 = _errs224 === errors;
-valid35 = valid35 || _valid8;
-if(!valid35){
-const err155 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/disable_functions",schemaPath:"#/$defs/hosting_plan/properties/php/properties/disable_functions/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+}
+if(data78.file_manager !== undefined){
+if(typeof data78.file_manager !== "boolean"){
+const err155 = {instancePath:instancePath+"/hosting_plans/" + i10+"/permissions/file_manager",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/file_manager/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err155];
 }
@@ -2080,25 +2057,10 @@ vErrors.push(err155);
 }
 errors++;
 }
-else {
-errors = _errs217;
-if(vErrors !== null){
-if(_errs217){
-vErrors.length = _errs217;
 }
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data71.additional_settings !== undefined){
-let data79 = data71.additional_settings;
-const _errs227 = errors;
-let valid36 = false;
-const _errs228 = errors;
-if(typeof data79 !== "string"){
-const err156 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/additional_settings",schemaPath:"#/$defs/hosting_plan/properties/php/properties/additional_settings/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data78.dns_editor !== undefined){
+if(typeof data78.dns_editor !== "boolean"){
+const err156 = {instancePath:instancePath+"/hosting_plans/" + i10+"/permissions/dns_editor",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/dns_editor/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err156];
 }
@@ -2107,11 +2069,10 @@ vErrors.push(err156);
 }
 errors++;
 }
-var _valid9 = _errs228 === errors;
-valid36 = valid36 || _valid9;
-const _errs230 = errors;
-if(!((typeof data79 == "number") && (isFinite(data79)))){
-const err157 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/additional_settings",schemaPath:"#/$defs/hosting_plan/properties/php/properties/additional_settings/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
+}
+if(data78.database_remote_access !== undefined){
+if(typeof data78.database_remote_access !== "boolean"){
+const err157 = {instancePath:instancePath+"/hosting_plans/" + i10+"/permissions/database_remote_access",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/database_remote_access/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err157];
 }
@@ -2120,11 +2081,10 @@ vErrors.push(err157);
 }
 errors++;
 }
-var _valid9 = _errs230 === errors;
-valid36 = valid36 || _valid9;
-const _errs232 = errors;
-if(typeof data79 !== "boolean"){
-const err158 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/additional_settings",schemaPath:"#/$defs/hosting_plan/properties/php/properties/additional_settings/anyOf/2/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+}
+if(data78.email_catchall !== undefined){
+if(typeof data78.email_catchall !== "boolean"){
+const err158 = {instancePath:instancePath+"/hosting_plans/" + i10+"/permissions/email_catchall",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/email_catchall/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err158];
 }
@@ -2133,11 +2093,10 @@ vErrors.push(err158);
 }
 errors++;
 }
-var _valid9 = _errs232 === errors;
-valid36 = valid36 || _valid9;
-const _errs234 = errors;
-if(data79 !== null){
-const err159 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/additional_settings",schemaPath:"#/$defs/hosting_plan/properties/php/properties/additional_settings/anyOf/3/type",keyword:"type",params:{type: "null"},message:"must be null"};
+}
+if(data78.applications !== undefined){
+if(typeof data78.applications !== "boolean"){
+const err159 = {instancePath:instancePath+"/hosting_plans/" + i10+"/permissions/applications",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/applications/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err159];
 }
@@ -2146,10 +2105,10 @@ vErrors.push(err159);
 }
 errors++;
 }
-var _valid9 = _errs234 === errors;
-valid36 = valid36 || _valid9;
-if(!valid36){
-const err160 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/additional_settings",schemaPath:"#/$defs/hosting_plan/properties/php/properties/additional_settings/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+}
+if(data78.ssh_jail !== undefined){
+if(typeof data78.ssh_jail !== "boolean"){
+const err160 = {instancePath:instancePath+"/hosting_plans/" + i10+"/permissions/ssh_jail",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/ssh_jail/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err160];
 }
@@ -2158,25 +2117,10 @@ vErrors.push(err160);
 }
 errors++;
 }
-else {
-errors = _errs227;
-if(vErrors !== null){
-if(_errs227){
-vErrors.length = _errs227;
 }
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data71.sendmail_from !== undefined){
-let data80 = data71.sendmail_from;
-const _errs237 = errors;
-let valid37 = false;
-const _errs238 = errors;
-if(typeof data80 !== "string"){
-const err161 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/sendmail_from",schemaPath:"#/$defs/hosting_plan/properties/php/properties/sendmail_from/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data78.delete_main_domain !== undefined){
+if(typeof data78.delete_main_domain !== "boolean"){
+const err161 = {instancePath:instancePath+"/hosting_plans/" + i10+"/permissions/delete_main_domain",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/delete_main_domain/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err161];
 }
@@ -2185,11 +2129,10 @@ vErrors.push(err161);
 }
 errors++;
 }
-var _valid10 = _errs238 === errors;
-valid37 = valid37 || _valid10;
-const _errs240 = errors;
-if(!((typeof data80 == "number") && (isFinite(data80)))){
-const err162 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/sendmail_from",schemaPath:"#/$defs/hosting_plan/properties/php/properties/sendmail_from/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
+}
+if(data78.change_personal_data !== undefined){
+if(typeof data78.change_personal_data !== "boolean"){
+const err162 = {instancePath:instancePath+"/hosting_plans/" + i10+"/permissions/change_personal_data",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/change_personal_data/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err162];
 }
@@ -2198,11 +2141,10 @@ vErrors.push(err162);
 }
 errors++;
 }
-var _valid10 = _errs240 === errors;
-valid37 = valid37 || _valid10;
-const _errs242 = errors;
-if(typeof data80 !== "boolean"){
-const err163 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/sendmail_from",schemaPath:"#/$defs/hosting_plan/properties/php/properties/sendmail_from/anyOf/2/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+}
+if(data78.update_contact_data !== undefined){
+if(typeof data78.update_contact_data !== "boolean"){
+const err163 = {instancePath:instancePath+"/hosting_plans/" + i10+"/permissions/update_contact_data",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/update_contact_data/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err163];
 }
@@ -2211,11 +2153,10 @@ vErrors.push(err163);
 }
 errors++;
 }
-var _valid10 = _errs242 === errors;
-valid37 = valid37 || _valid10;
-const _errs244 = errors;
-if(data80 !== null){
-const err164 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/sendmail_from",schemaPath:"#/$defs/hosting_plan/properties/php/properties/sendmail_from/anyOf/3/type",keyword:"type",params:{type: "null"},message:"must be null"};
+}
+}
+else {
+const err164 = {instancePath:instancePath+"/hosting_plans/" + i10+"/permissions",schemaPath:"#/$defs/hosting_plan/properties/permissions/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err164];
 }
@@ -2224,15 +2165,74 @@ vErrors.push(err164);
 }
 errors++;
 }
-var _valid10 = _errs244 === errors;
-valid37 = valid37 || _valid10;
-if(!valid37){
-const err165 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/sendmail_from",schemaPath:"#/$defs/hosting_plan/properties/php/properties/sendmail_from/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+}
+if(data63.php !== undefined){
+let data97 = data63.php;
+if(data97 && typeof data97 == "object" && !Array.isArray(data97)){
+for(const key14 in data97){
+if(!(func1.call(schema33.properties.php.properties, key14))){
+let data98 = data97[key14];
+const _errs237 = errors;
+let valid47 = false;
+const _errs238 = errors;
+if(typeof data98 !== "string"){
+const err165 = {instancePath:instancePath+"/hosting_plans/" + i10+"/php/" + key14.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/php/additionalProperties/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err165];
 }
 else {
 vErrors.push(err165);
+}
+errors++;
+}
+var _valid6 = _errs238 === errors;
+valid47 = valid47 || _valid6;
+const _errs240 = errors;
+if(!((typeof data98 == "number") && (isFinite(data98)))){
+const err166 = {instancePath:instancePath+"/hosting_plans/" + i10+"/php/" + key14.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/php/additionalProperties/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err166];
+}
+else {
+vErrors.push(err166);
+}
+errors++;
+}
+var _valid6 = _errs240 === errors;
+valid47 = valid47 || _valid6;
+const _errs242 = errors;
+if(typeof data98 !== "boolean"){
+const err167 = {instancePath:instancePath+"/hosting_plans/" + i10+"/php/" + key14.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/php/additionalProperties/anyOf/2/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err167];
+}
+else {
+vErrors.push(err167);
+}
+errors++;
+}
+var _valid6 = _errs242 === errors;
+valid47 = valid47 || _valid6;
+const _errs244 = errors;
+if(data98 !== null){
+const err168 = {instancePath:instancePath+"/hosting_plans/" + i10+"/php/" + key14.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/php/additionalProperties/anyOf/3/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err168];
+}
+else {
+vErrors.push(err168);
+}
+errors++;
+}
+var _valid6 = _errs244 === errors;
+valid47 = valid47 || _valid6;
+if(!valid47){
+const err169 = {instancePath:instancePath+"/hosting_plans/" + i10+"/php/" + key14.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/php/additionalProperties/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err169];
+}
+else {
+vErrors.push(err169);
 }
 errors++;
 }
@@ -2248,64 +2248,12 @@ vErrors = null;
 }
 }
 }
-if(data71.env_variables !== undefined){
-let data81 = data71.env_variables;
-const _errs247 = errors;
-let valid38 = false;
-const _errs248 = errors;
-if(typeof data81 !== "string"){
-const err166 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/env_variables",schemaPath:"#/$defs/hosting_plan/properties/php/properties/env_variables/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err166];
 }
-else {
-vErrors.push(err166);
-}
-errors++;
-}
-var _valid11 = _errs248 === errors;
-valid38 = valid38 || _valid11;
-const _errs250 = errors;
-if(!((typeof data81 == "number") && (isFinite(data81)))){
-const err167 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/env_variables",schemaPath:"#/$defs/hosting_plan/properties/php/properties/env_variables/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
-if(vErrors === null){
-vErrors = [err167];
-}
-else {
-vErrors.push(err167);
-}
-errors++;
-}
-var _valid11 = _errs250 === errors;
-valid38 = valid38 || _valid11;
-const _errs252 = errors;
-if(typeof data81 !== "boolean"){
-const err168 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/env_variables",schemaPath:"#/$defs/hosting_plan/properties/php/properties/env_variables/anyOf/2/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err168];
-}
-else {
-vErrors.push(err168);
-}
-errors++;
-}
-var _valid11 = _errs252 === errors;
-valid38 = valid38 || _valid11;
-const _errs254 = errors;
-if(data81 !== null){
-const err169 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/env_variables",schemaPath:"#/$defs/hosting_plan/properties/php/properties/env_variables/anyOf/3/type",keyword:"type",params:{type: "null"},message:"must be null"};
-if(vErrors === null){
-vErrors = [err169];
-}
-else {
-vErrors.push(err169);
-}
-errors++;
-}
-var _valid11 = _errs254 === errors;
-valid38 = valid38 || _valid11;
-if(!valid38){
-const err170 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/env_variables",schemaPath:"#/$defs/hosting_plan/properties/php/properties/env_variables/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(data97.memory_limit !== undefined){
+let data99 = data97.memory_limit;
+if(typeof data99 === "string"){
+if(!pattern7.test(data99)){
+const err170 = {instancePath:instancePath+"/hosting_plans/" + i10+"/php/memory_limit",schemaPath:"#/$defs/hosting_plan/properties/php/properties/memory_limit/pattern",keyword:"pattern",params:{pattern: "^(?:-1|[0-9]{1,12}[KMGkmg]?)$"},message:"must match pattern \""+"^(?:-1|[0-9]{1,12}[KMGkmg]?)$"+"\""};
 if(vErrors === null){
 vErrors = [err170];
 }
@@ -2314,21 +2262,9 @@ vErrors.push(err170);
 }
 errors++;
 }
-else {
-errors = _errs247;
-if(vErrors !== null){
-if(_errs247){
-vErrors.length = _errs247;
 }
 else {
-vErrors = null;
-}
-}
-}
-}
-}
-else {
-const err171 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php",schemaPath:"#/$defs/hosting_plan/properties/php/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err171 = {instancePath:instancePath+"/hosting_plans/" + i10+"/php/memory_limit",schemaPath:"#/$defs/hosting_plan/properties/php/properties/memory_limit/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err171];
 }
@@ -2338,17 +2274,13 @@ vErrors.push(err171);
 errors++;
 }
 }
-if(data37.php_fpm !== undefined){
-let data82 = data37.php_fpm;
-if(data82 && typeof data82 == "object" && !Array.isArray(data82)){
-for(const key12 in data82){
-if(!(((((((key12 === "pm") || (key12 === "max_children")) || (key12 === "max_requests")) || (key12 === "min_spare_servers")) || (key12 === "max_spare_servers")) || (key12 === "status")) || (key12 === "status_ip_restriction"))){
-let data83 = data82[key12];
-const _errs260 = errors;
-let valid40 = false;
-const _errs261 = errors;
-if(typeof data83 !== "string"){
-const err172 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/php_fpm/additionalProperties/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data97.max_execution_time !== undefined){
+let data100 = data97.max_execution_time;
+const _errs249 = errors;
+let valid49 = false;
+const _errs250 = errors;
+if(typeof data100 !== "string"){
+const err172 = {instancePath:instancePath+"/hosting_plans/" + i10+"/php/max_execution_time",schemaPath:"#/$defs/hosting_plan/properties/php/properties/max_execution_time/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err172];
 }
@@ -2357,11 +2289,11 @@ vErrors.push(err172);
 }
 errors++;
 }
-var _valid12 = _errs261 === errors;
-valid40 = valid40 || _valid12;
-const _errs263 = errors;
-if(!((typeof data83 == "number") && (isFinite(data83)))){
-const err173 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/php_fpm/additionalProperties/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
+var _valid7 = _errs250 === errors;
+valid49 = valid49 || _valid7;
+const _errs252 = errors;
+if(!((typeof data100 == "number") && (isFinite(data100)))){
+const err173 = {instancePath:instancePath+"/hosting_plans/" + i10+"/php/max_execution_time",schemaPath:"#/$defs/hosting_plan/properties/php/properties/max_execution_time/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err173];
 }
@@ -2370,11 +2302,11 @@ vErrors.push(err173);
 }
 errors++;
 }
-var _valid12 = _errs263 === errors;
-valid40 = valid40 || _valid12;
-const _errs265 = errors;
-if(typeof data83 !== "boolean"){
-const err174 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/php_fpm/additionalProperties/anyOf/2/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+var _valid7 = _errs252 === errors;
+valid49 = valid49 || _valid7;
+const _errs254 = errors;
+if(typeof data100 !== "boolean"){
+const err174 = {instancePath:instancePath+"/hosting_plans/" + i10+"/php/max_execution_time",schemaPath:"#/$defs/hosting_plan/properties/php/properties/max_execution_time/anyOf/2/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err174];
 }
@@ -2383,11 +2315,11 @@ vErrors.push(err174);
 }
 errors++;
 }
-var _valid12 = _errs265 === errors;
-valid40 = valid40 || _valid12;
-const _errs267 = errors;
-if(data83 !== null){
-const err175 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/php_fpm/additionalProperties/anyOf/3/type",keyword:"type",params:{type: "null"},message:"must be null"};
+var _valid7 = _errs254 === errors;
+valid49 = valid49 || _valid7;
+const _errs256 = errors;
+if(data100 !== null){
+const err175 = {instancePath:instancePath+"/hosting_plans/" + i10+"/php/max_execution_time",schemaPath:"#/$defs/hosting_plan/properties/php/properties/max_execution_time/anyOf/3/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err175];
 }
@@ -2396,10 +2328,10 @@ vErrors.push(err175);
 }
 errors++;
 }
-var _valid12 = _errs267 === errors;
-valid40 = valid40 || _valid12;
-if(!valid40){
-const err176 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/php_fpm/additionalProperties/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+var _valid7 = _errs256 === errors;
+valid49 = valid49 || _valid7;
+if(!valid49){
+const err176 = {instancePath:instancePath+"/hosting_plans/" + i10+"/php/max_execution_time",schemaPath:"#/$defs/hosting_plan/properties/php/properties/max_execution_time/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err176];
 }
@@ -2409,10 +2341,10 @@ vErrors.push(err176);
 errors++;
 }
 else {
-errors = _errs260;
+errors = _errs249;
 if(vErrors !== null){
-if(_errs260){
-vErrors.length = _errs260;
+if(_errs249){
+vErrors.length = _errs249;
 }
 else {
 vErrors = null;
@@ -2420,14 +2352,11 @@ vErrors = null;
 }
 }
 }
-}
-if(data82.pm !== undefined){
-let data84 = data82.pm;
-const _errs270 = errors;
-let valid42 = false;
-const _errs271 = errors;
-if(typeof data84 !== "string"){
-const err177 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/pm",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/pm/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data97.post_max_size !== undefined){
+let data101 = data97.post_max_size;
+if(typeof data101 === "string"){
+if(!pattern7.test(data101)){
+const err177 = {instancePath:instancePath+"/hosting_plans/" + i10+"/php/post_max_size",schemaPath:"#/$defs/hosting_plan/properties/php/properties/post_max_size/pattern",keyword:"pattern",params:{pattern: "^(?:-1|[0-9]{1,12}[KMGkmg]?)$"},message:"must match pattern \""+"^(?:-1|[0-9]{1,12}[KMGkmg]?)$"+"\""};
 if(vErrors === null){
 vErrors = [err177];
 }
@@ -2436,11 +2365,9 @@ vErrors.push(err177);
 }
 errors++;
 }
-var _valid13 = _errs271 === errors;
-valid42 = valid42 || _valid13;
-const _errs273 = errors;
-if(!((typeof data84 == "number") && (isFinite(data84)))){
-const err178 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/pm",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/pm/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
+}
+else {
+const err178 = {instancePath:instancePath+"/hosting_plans/" + i10+"/php/post_max_size",schemaPath:"#/$defs/hosting_plan/properties/php/properties/post_max_size/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err178];
 }
@@ -2449,11 +2376,12 @@ vErrors.push(err178);
 }
 errors++;
 }
-var _valid13 = _errs273 === errors;
-valid42 = valid42 || _valid13;
-const _errs275 = errors;
-if(data84 !== null){
-const err179 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/pm",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/pm/anyOf/2/type",keyword:"type",params:{type: "null"},message:"must be null"};
+}
+if(data97.upload_max_filesize !== undefined){
+let data102 = data97.upload_max_filesize;
+if(typeof data102 === "string"){
+if(!pattern7.test(data102)){
+const err179 = {instancePath:instancePath+"/hosting_plans/" + i10+"/php/upload_max_filesize",schemaPath:"#/$defs/hosting_plan/properties/php/properties/upload_max_filesize/pattern",keyword:"pattern",params:{pattern: "^(?:-1|[0-9]{1,12}[KMGkmg]?)$"},message:"must match pattern \""+"^(?:-1|[0-9]{1,12}[KMGkmg]?)$"+"\""};
 if(vErrors === null){
 vErrors = [err179];
 }
@@ -2462,10 +2390,9 @@ vErrors.push(err179);
 }
 errors++;
 }
-var _valid13 = _errs275 === errors;
-valid42 = valid42 || _valid13;
-if(!valid42){
-const err180 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/pm",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/pm/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+}
+else {
+const err180 = {instancePath:instancePath+"/hosting_plans/" + i10+"/php/upload_max_filesize",schemaPath:"#/$defs/hosting_plan/properties/php/properties/upload_max_filesize/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err180];
 }
@@ -2474,25 +2401,14 @@ vErrors.push(err180);
 }
 errors++;
 }
-else {
-errors = _errs270;
-if(vErrors !== null){
-if(_errs270){
-vErrors.length = _errs270;
 }
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data82.max_children !== undefined){
-let data85 = data82.max_children;
-const _errs278 = errors;
-let valid43 = false;
-const _errs279 = errors;
-if(typeof data85 !== "string"){
-const err181 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/max_children",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/max_children/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data97.open_basedir !== undefined){
+let data103 = data97.open_basedir;
+const _errs263 = errors;
+let valid50 = false;
+const _errs264 = errors;
+if(typeof data103 !== "string"){
+const err181 = {instancePath:instancePath+"/hosting_plans/" + i10+"/php/open_basedir",schemaPath:"#/$defs/hosting_plan/properties/php/properties/open_basedir/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err181];
 }
@@ -2501,11 +2417,11 @@ vErrors.push(err181);
 }
 errors++;
 }
-var _valid14 = _errs279 === errors;
-valid43 = valid43 || _valid14;
-const _errs281 = errors;
-if(!((typeof data85 == "number") && (isFinite(data85)))){
-const err182 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/max_children",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/max_children/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
+var _valid8 = _errs264 === errors;
+valid50 = valid50 || _valid8;
+const _errs266 = errors;
+if(!((typeof data103 == "number") && (isFinite(data103)))){
+const err182 = {instancePath:instancePath+"/hosting_plans/" + i10+"/php/open_basedir",schemaPath:"#/$defs/hosting_plan/properties/php/properties/open_basedir/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err182];
 }
@@ -2514,11 +2430,11 @@ vErrors.push(err182);
 }
 errors++;
 }
-var _valid14 = _errs281 === errors;
-valid43 = valid43 || _valid14;
-const _errs283 = errors;
-if(data85 !== null){
-const err183 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/max_children",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/max_children/anyOf/2/type",keyword:"type",params:{type: "null"},message:"must be null"};
+var _valid8 = _errs266 === errors;
+valid50 = valid50 || _valid8;
+const _errs268 = errors;
+if(typeof data103 !== "boolean"){
+const err183 = {instancePath:instancePath+"/hosting_plans/" + i10+"/php/open_basedir",schemaPath:"#/$defs/hosting_plan/properties/php/properties/open_basedir/anyOf/2/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err183];
 }
@@ -2527,10 +2443,11 @@ vErrors.push(err183);
 }
 errors++;
 }
-var _valid14 = _errs283 === errors;
-valid43 = valid43 || _valid14;
-if(!valid43){
-const err184 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/max_children",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/max_children/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+var _valid8 = _errs268 === errors;
+valid50 = valid50 || _valid8;
+const _errs270 = errors;
+if(data103 !== null){
+const err184 = {instancePath:instancePath+"/hosting_plans/" + i10+"/php/open_basedir",schemaPath:"#/$defs/hosting_plan/properties/php/properties/open_basedir/anyOf/3/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err184];
 }
@@ -2539,25 +2456,10 @@ vErrors.push(err184);
 }
 errors++;
 }
-else {
-errors = _errs278;
-if(vErrors !== null){
-if(_errs278){
-vErrors.length = _errs278;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data82.max_requests !== undefined){
-let data86 = data82.max_requests;
-const _errs286 = errors;
-let valid44 = false;
-const _errs287 = errors;
-if(typeof data86 !== "string"){
-const err185 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/max_requests",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/max_requests/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+var _valid8 = _errs270 === errors;
+valid50 = valid50 || _valid8;
+if(!valid50){
+const err185 = {instancePath:instancePath+"/hosting_plans/" + i10+"/php/open_basedir",schemaPath:"#/$defs/hosting_plan/properties/php/properties/open_basedir/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err185];
 }
@@ -2566,11 +2468,25 @@ vErrors.push(err185);
 }
 errors++;
 }
-var _valid15 = _errs287 === errors;
-valid44 = valid44 || _valid15;
-const _errs289 = errors;
-if(!((typeof data86 == "number") && (isFinite(data86)))){
-const err186 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/max_requests",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/max_requests/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
+else {
+errors = _errs263;
+if(vErrors !== null){
+if(_errs263){
+vErrors.length = _errs263;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data97.disable_functions !== undefined){
+let data104 = data97.disable_functions;
+const _errs273 = errors;
+let valid51 = false;
+const _errs274 = errors;
+if(typeof data104 !== "string"){
+const err186 = {instancePath:instancePath+"/hosting_plans/" + i10+"/php/disable_functions",schemaPath:"#/$defs/hosting_plan/properties/php/properties/disable_functions/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err186];
 }
@@ -2579,11 +2495,11 @@ vErrors.push(err186);
 }
 errors++;
 }
-var _valid15 = _errs289 === errors;
-valid44 = valid44 || _valid15;
-const _errs291 = errors;
-if(data86 !== null){
-const err187 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/max_requests",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/max_requests/anyOf/2/type",keyword:"type",params:{type: "null"},message:"must be null"};
+var _valid9 = _errs274 === errors;
+valid51 = valid51 || _valid9;
+const _errs276 = errors;
+if(!((typeof data104 == "number") && (isFinite(data104)))){
+const err187 = {instancePath:instancePath+"/hosting_plans/" + i10+"/php/disable_functions",schemaPath:"#/$defs/hosting_plan/properties/php/properties/disable_functions/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err187];
 }
@@ -2592,10 +2508,11 @@ vErrors.push(err187);
 }
 errors++;
 }
-var _valid15 = _errs291 === errors;
-valid44 = valid44 || _valid15;
-if(!valid44){
-const err188 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/max_requests",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/max_requests/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+var _valid9 = _errs276 === errors;
+valid51 = valid51 || _valid9;
+const _errs278 = errors;
+if(typeof data104 !== "boolean"){
+const err188 = {instancePath:instancePath+"/hosting_plans/" + i10+"/php/disable_functions",schemaPath:"#/$defs/hosting_plan/properties/php/properties/disable_functions/anyOf/2/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err188];
 }
@@ -2604,25 +2521,11 @@ vErrors.push(err188);
 }
 errors++;
 }
-else {
-errors = _errs286;
-if(vErrors !== null){
-if(_errs286){
-vErrors.length = _errs286;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data82.min_spare_servers !== undefined){
-let data87 = data82.min_spare_servers;
-const _errs294 = errors;
-let valid45 = false;
-const _errs295 = errors;
-if(typeof data87 !== "string"){
-const err189 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/min_spare_servers",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/min_spare_servers/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+var _valid9 = _errs278 === errors;
+valid51 = valid51 || _valid9;
+const _errs280 = errors;
+if(data104 !== null){
+const err189 = {instancePath:instancePath+"/hosting_plans/" + i10+"/php/disable_functions",schemaPath:"#/$defs/hosting_plan/properties/php/properties/disable_functions/anyOf/3/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err189];
 }
@@ -2631,11 +2534,10 @@ vErrors.push(err189);
 }
 errors++;
 }
-var _valid16 = _errs295 === errors;
-valid45 = valid45 || _valid16;
-const _errs297 = errors;
-if(!((typeof data87 == "number") && (isFinite(data87)))){
-const err190 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/min_spare_servers",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/min_spare_servers/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
+var _valid9 = _errs280 === errors;
+valid51 = valid51 || _valid9;
+if(!valid51){
+const err190 = {instancePath:instancePath+"/hosting_plans/" + i10+"/php/disable_functions",schemaPath:"#/$defs/hosting_plan/properties/php/properties/disable_functions/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err190];
 }
@@ -2644,11 +2546,25 @@ vErrors.push(err190);
 }
 errors++;
 }
-var _valid16 = _errs297 === errors;
-valid45 = valid45 || _valid16;
-const _errs299 = errors;
-if(data87 !== null){
-const err191 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/min_spare_servers",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/min_spare_servers/anyOf/2/type",keyword:"type",params:{type: "null"},message:"must be null"};
+else {
+errors = _errs273;
+if(vErrors !== null){
+if(_errs273){
+vErrors.length = _errs273;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data97.additional_settings !== undefined){
+let data105 = data97.additional_settings;
+const _errs283 = errors;
+let valid52 = false;
+const _errs284 = errors;
+if(typeof data105 !== "string"){
+const err191 = {instancePath:instancePath+"/hosting_plans/" + i10+"/php/additional_settings",schemaPath:"#/$defs/hosting_plan/properties/php/properties/additional_settings/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err191];
 }
@@ -2657,10 +2573,11 @@ vErrors.push(err191);
 }
 errors++;
 }
-var _valid16 = _errs299 === errors;
-valid45 = valid45 || _valid16;
-if(!valid45){
-const err192 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/min_spare_servers",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/min_spare_servers/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+var _valid10 = _errs284 === errors;
+valid52 = valid52 || _valid10;
+const _errs286 = errors;
+if(!((typeof data105 == "number") && (isFinite(data105)))){
+const err192 = {instancePath:instancePath+"/hosting_plans/" + i10+"/php/additional_settings",schemaPath:"#/$defs/hosting_plan/properties/php/properties/additional_settings/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err192];
 }
@@ -2669,25 +2586,11 @@ vErrors.push(err192);
 }
 errors++;
 }
-else {
-errors = _errs294;
-if(vErrors !== null){
-if(_errs294){
-vErrors.length = _errs294;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data82.max_spare_servers !== undefined){
-let data88 = data82.max_spare_servers;
-const _errs302 = errors;
-let valid46 = false;
-const _errs303 = errors;
-if(typeof data88 !== "string"){
-const err193 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/max_spare_servers",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/max_spare_servers/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+var _valid10 = _errs286 === errors;
+valid52 = valid52 || _valid10;
+const _errs288 = errors;
+if(typeof data105 !== "boolean"){
+const err193 = {instancePath:instancePath+"/hosting_plans/" + i10+"/php/additional_settings",schemaPath:"#/$defs/hosting_plan/properties/php/properties/additional_settings/anyOf/2/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err193];
 }
@@ -2696,11 +2599,11 @@ vErrors.push(err193);
 }
 errors++;
 }
-var _valid17 = _errs303 === errors;
-valid46 = valid46 || _valid17;
-const _errs305 = errors;
-if(!((typeof data88 == "number") && (isFinite(data88)))){
-const err194 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/max_spare_servers",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/max_spare_servers/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
+var _valid10 = _errs288 === errors;
+valid52 = valid52 || _valid10;
+const _errs290 = errors;
+if(data105 !== null){
+const err194 = {instancePath:instancePath+"/hosting_plans/" + i10+"/php/additional_settings",schemaPath:"#/$defs/hosting_plan/properties/php/properties/additional_settings/anyOf/3/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err194];
 }
@@ -2709,11 +2612,10 @@ vErrors.push(err194);
 }
 errors++;
 }
-var _valid17 = _errs305 === errors;
-valid46 = valid46 || _valid17;
-const _errs307 = errors;
-if(data88 !== null){
-const err195 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/max_spare_servers",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/max_spare_servers/anyOf/2/type",keyword:"type",params:{type: "null"},message:"must be null"};
+var _valid10 = _errs290 === errors;
+valid52 = valid52 || _valid10;
+if(!valid52){
+const err195 = {instancePath:instancePath+"/hosting_plans/" + i10+"/php/additional_settings",schemaPath:"#/$defs/hosting_plan/properties/php/properties/additional_settings/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err195];
 }
@@ -2722,10 +2624,25 @@ vErrors.push(err195);
 }
 errors++;
 }
-var _valid17 = _errs307 === errors;
-valid46 = valid46 || _valid17;
-if(!valid46){
-const err196 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/max_spare_servers",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/max_spare_servers/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+else {
+errors = _errs283;
+if(vErrors !== null){
+if(_errs283){
+vErrors.length = _errs283;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data97.sendmail_from !== undefined){
+let data106 = data97.sendmail_from;
+const _errs293 = errors;
+let valid53 = false;
+const _errs294 = errors;
+if(typeof data106 !== "string"){
+const err196 = {instancePath:instancePath+"/hosting_plans/" + i10+"/php/sendmail_from",schemaPath:"#/$defs/hosting_plan/properties/php/properties/sendmail_from/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err196];
 }
@@ -2734,25 +2651,11 @@ vErrors.push(err196);
 }
 errors++;
 }
-else {
-errors = _errs302;
-if(vErrors !== null){
-if(_errs302){
-vErrors.length = _errs302;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data82.status !== undefined){
-let data89 = data82.status;
-const _errs310 = errors;
-let valid47 = false;
-const _errs311 = errors;
-if(typeof data89 !== "string"){
-const err197 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/status",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/status/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+var _valid11 = _errs294 === errors;
+valid53 = valid53 || _valid11;
+const _errs296 = errors;
+if(!((typeof data106 == "number") && (isFinite(data106)))){
+const err197 = {instancePath:instancePath+"/hosting_plans/" + i10+"/php/sendmail_from",schemaPath:"#/$defs/hosting_plan/properties/php/properties/sendmail_from/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err197];
 }
@@ -2761,11 +2664,11 @@ vErrors.push(err197);
 }
 errors++;
 }
-var _valid18 = _errs311 === errors;
-valid47 = valid47 || _valid18;
-const _errs313 = errors;
-if(!((typeof data89 == "number") && (isFinite(data89)))){
-const err198 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/status",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/status/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
+var _valid11 = _errs296 === errors;
+valid53 = valid53 || _valid11;
+const _errs298 = errors;
+if(typeof data106 !== "boolean"){
+const err198 = {instancePath:instancePath+"/hosting_plans/" + i10+"/php/sendmail_from",schemaPath:"#/$defs/hosting_plan/properties/php/properties/sendmail_from/anyOf/2/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err198];
 }
@@ -2774,11 +2677,11 @@ vErrors.push(err198);
 }
 errors++;
 }
-var _valid18 = _errs313 === errors;
-valid47 = valid47 || _valid18;
-const _errs315 = errors;
-if(typeof data89 !== "boolean"){
-const err199 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/status",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/status/anyOf/2/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+var _valid11 = _errs298 === errors;
+valid53 = valid53 || _valid11;
+const _errs300 = errors;
+if(data106 !== null){
+const err199 = {instancePath:instancePath+"/hosting_plans/" + i10+"/php/sendmail_from",schemaPath:"#/$defs/hosting_plan/properties/php/properties/sendmail_from/anyOf/3/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err199];
 }
@@ -2787,11 +2690,10 @@ vErrors.push(err199);
 }
 errors++;
 }
-var _valid18 = _errs315 === errors;
-valid47 = valid47 || _valid18;
-const _errs317 = errors;
-if(data89 !== null){
-const err200 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/status",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/status/anyOf/3/type",keyword:"type",params:{type: "null"},message:"must be null"};
+var _valid11 = _errs300 === errors;
+valid53 = valid53 || _valid11;
+if(!valid53){
+const err200 = {instancePath:instancePath+"/hosting_plans/" + i10+"/php/sendmail_from",schemaPath:"#/$defs/hosting_plan/properties/php/properties/sendmail_from/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err200];
 }
@@ -2800,10 +2702,25 @@ vErrors.push(err200);
 }
 errors++;
 }
-var _valid18 = _errs317 === errors;
-valid47 = valid47 || _valid18;
-if(!valid47){
-const err201 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/status",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/status/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+else {
+errors = _errs293;
+if(vErrors !== null){
+if(_errs293){
+vErrors.length = _errs293;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data97.env_variables !== undefined){
+let data107 = data97.env_variables;
+const _errs303 = errors;
+let valid54 = false;
+const _errs304 = errors;
+if(typeof data107 !== "string"){
+const err201 = {instancePath:instancePath+"/hosting_plans/" + i10+"/php/env_variables",schemaPath:"#/$defs/hosting_plan/properties/php/properties/env_variables/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err201];
 }
@@ -2812,25 +2729,11 @@ vErrors.push(err201);
 }
 errors++;
 }
-else {
-errors = _errs310;
-if(vErrors !== null){
-if(_errs310){
-vErrors.length = _errs310;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data82.status_ip_restriction !== undefined){
-let data90 = data82.status_ip_restriction;
-const _errs320 = errors;
-let valid48 = false;
-const _errs321 = errors;
-if(typeof data90 !== "string"){
-const err202 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/status_ip_restriction",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/status_ip_restriction/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+var _valid12 = _errs304 === errors;
+valid54 = valid54 || _valid12;
+const _errs306 = errors;
+if(!((typeof data107 == "number") && (isFinite(data107)))){
+const err202 = {instancePath:instancePath+"/hosting_plans/" + i10+"/php/env_variables",schemaPath:"#/$defs/hosting_plan/properties/php/properties/env_variables/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err202];
 }
@@ -2839,11 +2742,11 @@ vErrors.push(err202);
 }
 errors++;
 }
-var _valid19 = _errs321 === errors;
-valid48 = valid48 || _valid19;
-const _errs323 = errors;
-if(!((typeof data90 == "number") && (isFinite(data90)))){
-const err203 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/status_ip_restriction",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/status_ip_restriction/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
+var _valid12 = _errs306 === errors;
+valid54 = valid54 || _valid12;
+const _errs308 = errors;
+if(typeof data107 !== "boolean"){
+const err203 = {instancePath:instancePath+"/hosting_plans/" + i10+"/php/env_variables",schemaPath:"#/$defs/hosting_plan/properties/php/properties/env_variables/anyOf/2/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err203];
 }
@@ -2852,11 +2755,11 @@ vErrors.push(err203);
 }
 errors++;
 }
-var _valid19 = _errs323 === errors;
-valid48 = valid48 || _valid19;
-const _errs325 = errors;
-if(data90 !== null){
-const err204 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/status_ip_restriction",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/status_ip_restriction/anyOf/2/type",keyword:"type",params:{type: "null"},message:"must be null"};
+var _valid12 = _errs308 === errors;
+valid54 = valid54 || _valid12;
+const _errs310 = errors;
+if(data107 !== null){
+const err204 = {instancePath:instancePath+"/hosting_plans/" + i10+"/php/env_variables",schemaPath:"#/$defs/hosting_plan/properties/php/properties/env_variables/anyOf/3/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err204];
 }
@@ -2865,10 +2768,10 @@ vErrors.push(err204);
 }
 errors++;
 }
-var _valid19 = _errs325 === errors;
-valid48 = valid48 || _valid19;
-if(!valid48){
-const err205 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/status_ip_restriction",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/status_ip_restriction/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+var _valid12 = _errs310 === errors;
+valid54 = valid54 || _valid12;
+if(!valid54){
+const err205 = {instancePath:instancePath+"/hosting_plans/" + i10+"/php/env_variables",schemaPath:"#/$defs/hosting_plan/properties/php/properties/env_variables/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err205];
 }
@@ -2878,10 +2781,10 @@ vErrors.push(err205);
 errors++;
 }
 else {
-errors = _errs320;
+errors = _errs303;
 if(vErrors !== null){
-if(_errs320){
-vErrors.length = _errs320;
+if(_errs303){
+vErrors.length = _errs303;
 }
 else {
 vErrors = null;
@@ -2891,7 +2794,7 @@ vErrors = null;
 }
 }
 else {
-const err206 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err206 = {instancePath:instancePath+"/hosting_plans/" + i10+"/php",schemaPath:"#/$defs/hosting_plan/properties/php/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err206];
 }
@@ -2901,9 +2804,17 @@ vErrors.push(err206);
 errors++;
 }
 }
-}
-else {
-const err207 = {instancePath:instancePath+"/hosting_plans/" + i4,schemaPath:"#/$defs/hosting_plan/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data63.php_fpm !== undefined){
+let data108 = data63.php_fpm;
+if(data108 && typeof data108 == "object" && !Array.isArray(data108)){
+for(const key15 in data108){
+if(!(((((((key15 === "pm") || (key15 === "max_children")) || (key15 === "max_requests")) || (key15 === "min_spare_servers")) || (key15 === "max_spare_servers")) || (key15 === "status")) || (key15 === "status_ip_restriction"))){
+let data109 = data108[key15];
+const _errs316 = errors;
+let valid56 = false;
+const _errs317 = errors;
+if(typeof data109 !== "string"){
+const err207 = {instancePath:instancePath+"/hosting_plans/" + i10+"/php_fpm/" + key15.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/php_fpm/additionalProperties/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err207];
 }
@@ -2912,10 +2823,11 @@ vErrors.push(err207);
 }
 errors++;
 }
-}
-}
-else {
-const err208 = {instancePath:instancePath+"/hosting_plans",schemaPath:"#/properties/hosting_plans/type",keyword:"type",params:{type: "array"},message:"must be array"};
+var _valid13 = _errs317 === errors;
+valid56 = valid56 || _valid13;
+const _errs319 = errors;
+if(!((typeof data109 == "number") && (isFinite(data109)))){
+const err208 = {instancePath:instancePath+"/hosting_plans/" + i10+"/php_fpm/" + key15.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/php_fpm/additionalProperties/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err208];
 }
@@ -2924,13 +2836,11 @@ vErrors.push(err208);
 }
 errors++;
 }
-}
-if(data.prune !== undefined){
-let data91 = data.prune;
-if(data91 && typeof data91 == "object" && !Array.isArray(data91)){
-for(const key13 in data91){
-if(!((((key13 === "clients") || (key13 === "domains")) || (key13 === "hosting_plans")) || (key13 === "keep"))){
-const err209 = {instancePath:instancePath+"/prune",schemaPath:"#/properties/prune/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key13},message:"must NOT have additional properties"};
+var _valid13 = _errs319 === errors;
+valid56 = valid56 || _valid13;
+const _errs321 = errors;
+if(typeof data109 !== "boolean"){
+const err209 = {instancePath:instancePath+"/hosting_plans/" + i10+"/php_fpm/" + key15.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/php_fpm/additionalProperties/anyOf/2/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err209];
 }
@@ -2939,10 +2849,11 @@ vErrors.push(err209);
 }
 errors++;
 }
-}
-if(data91.clients !== undefined){
-if(typeof data91.clients !== "boolean"){
-const err210 = {instancePath:instancePath+"/prune/clients",schemaPath:"#/properties/prune/properties/clients/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+var _valid13 = _errs321 === errors;
+valid56 = valid56 || _valid13;
+const _errs323 = errors;
+if(data109 !== null){
+const err210 = {instancePath:instancePath+"/hosting_plans/" + i10+"/php_fpm/" + key15.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/php_fpm/additionalProperties/anyOf/3/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err210];
 }
@@ -2951,10 +2862,10 @@ vErrors.push(err210);
 }
 errors++;
 }
-}
-if(data91.domains !== undefined){
-if(typeof data91.domains !== "boolean"){
-const err211 = {instancePath:instancePath+"/prune/domains",schemaPath:"#/properties/prune/properties/domains/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+var _valid13 = _errs323 === errors;
+valid56 = valid56 || _valid13;
+if(!valid56){
+const err211 = {instancePath:instancePath+"/hosting_plans/" + i10+"/php_fpm/" + key15.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/php_fpm/additionalProperties/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err211];
 }
@@ -2963,10 +2874,26 @@ vErrors.push(err211);
 }
 errors++;
 }
+else {
+errors = _errs316;
+if(vErrors !== null){
+if(_errs316){
+vErrors.length = _errs316;
 }
-if(data91.hosting_plans !== undefined){
-if(typeof data91.hosting_plans !== "boolean"){
-const err212 = {instancePath:instancePath+"/prune/hosting_plans",schemaPath:"#/properties/prune/properties/hosting_plans/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+if(data108.pm !== undefined){
+let data110 = data108.pm;
+const _errs326 = errors;
+let valid58 = false;
+const _errs327 = errors;
+if(typeof data110 !== "string"){
+const err212 = {instancePath:instancePath+"/hosting_plans/" + i10+"/php_fpm/pm",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/pm/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err212];
 }
@@ -2975,18 +2902,11 @@ vErrors.push(err212);
 }
 errors++;
 }
-}
-if(data91.keep !== undefined){
-let data95 = data91.keep;
-if(Array.isArray(data95)){
-const len5 = data95.length;
-for(let i5=0; i5<len5; i5++){
-let data96 = data95[i5];
-const _errs339 = errors;
-let valid52 = false;
-const _errs340 = errors;
-if(typeof data96 !== "string"){
-const err213 = {instancePath:instancePath+"/prune/keep/" + i5,schemaPath:"#/properties/prune/properties/keep/items/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+var _valid14 = _errs327 === errors;
+valid58 = valid58 || _valid14;
+const _errs329 = errors;
+if(!((typeof data110 == "number") && (isFinite(data110)))){
+const err213 = {instancePath:instancePath+"/hosting_plans/" + i10+"/php_fpm/pm",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/pm/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err213];
 }
@@ -2995,12 +2915,11 @@ vErrors.push(err213);
 }
 errors++;
 }
-var _valid20 = _errs340 === errors;
-valid52 = valid52 || _valid20;
-const _errs342 = errors;
-if(data96 && typeof data96 == "object" && !Array.isArray(data96)){
-if(data96.hosting_plan === undefined){
-const err214 = {instancePath:instancePath+"/prune/keep/" + i5,schemaPath:"#/properties/prune/properties/keep/items/anyOf/1/required",keyword:"required",params:{missingProperty: "hosting_plan"},message:"must have required property '"+"hosting_plan"+"'"};
+var _valid14 = _errs329 === errors;
+valid58 = valid58 || _valid14;
+const _errs331 = errors;
+if(data110 !== null){
+const err214 = {instancePath:instancePath+"/hosting_plans/" + i10+"/php_fpm/pm",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/pm/anyOf/2/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err214];
 }
@@ -3009,9 +2928,10 @@ vErrors.push(err214);
 }
 errors++;
 }
-for(const key14 in data96){
-if(!(key14 === "hosting_plan")){
-const err215 = {instancePath:instancePath+"/prune/keep/" + i5,schemaPath:"#/properties/prune/properties/keep/items/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key14},message:"must NOT have additional properties"};
+var _valid14 = _errs331 === errors;
+valid58 = valid58 || _valid14;
+if(!valid58){
+const err215 = {instancePath:instancePath+"/hosting_plans/" + i10+"/php_fpm/pm",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/pm/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err215];
 }
@@ -3020,10 +2940,25 @@ vErrors.push(err215);
 }
 errors++;
 }
+else {
+errors = _errs326;
+if(vErrors !== null){
+if(_errs326){
+vErrors.length = _errs326;
 }
-if(data96.hosting_plan !== undefined){
-if(typeof data96.hosting_plan !== "string"){
-const err216 = {instancePath:instancePath+"/prune/keep/" + i5+"/hosting_plan",schemaPath:"#/properties/prune/properties/keep/items/anyOf/1/properties/hosting_plan/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data108.max_children !== undefined){
+let data111 = data108.max_children;
+const _errs334 = errors;
+let valid59 = false;
+const _errs335 = errors;
+if(typeof data111 !== "string"){
+const err216 = {instancePath:instancePath+"/hosting_plans/" + i10+"/php_fpm/max_children",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/max_children/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err216];
 }
@@ -3032,10 +2967,11 @@ vErrors.push(err216);
 }
 errors++;
 }
-}
-}
-else {
-const err217 = {instancePath:instancePath+"/prune/keep/" + i5,schemaPath:"#/properties/prune/properties/keep/items/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+var _valid15 = _errs335 === errors;
+valid59 = valid59 || _valid15;
+const _errs337 = errors;
+if(!((typeof data111 == "number") && (isFinite(data111)))){
+const err217 = {instancePath:instancePath+"/hosting_plans/" + i10+"/php_fpm/max_children",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/max_children/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err217];
 }
@@ -3044,10 +2980,11 @@ vErrors.push(err217);
 }
 errors++;
 }
-var _valid20 = _errs342 === errors;
-valid52 = valid52 || _valid20;
-if(!valid52){
-const err218 = {instancePath:instancePath+"/prune/keep/" + i5,schemaPath:"#/properties/prune/properties/keep/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+var _valid15 = _errs337 === errors;
+valid59 = valid59 || _valid15;
+const _errs339 = errors;
+if(data111 !== null){
+const err218 = {instancePath:instancePath+"/hosting_plans/" + i10+"/php_fpm/max_children",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/max_children/anyOf/2/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err218];
 }
@@ -3056,11 +2993,361 @@ vErrors.push(err218);
 }
 errors++;
 }
+var _valid15 = _errs339 === errors;
+valid59 = valid59 || _valid15;
+if(!valid59){
+const err219 = {instancePath:instancePath+"/hosting_plans/" + i10+"/php_fpm/max_children",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/max_children/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err219];
+}
 else {
-errors = _errs339;
+vErrors.push(err219);
+}
+errors++;
+}
+else {
+errors = _errs334;
 if(vErrors !== null){
-if(_errs339){
-vErrors.length = _errs339;
+if(_errs334){
+vErrors.length = _errs334;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data108.max_requests !== undefined){
+let data112 = data108.max_requests;
+const _errs342 = errors;
+let valid60 = false;
+const _errs343 = errors;
+if(typeof data112 !== "string"){
+const err220 = {instancePath:instancePath+"/hosting_plans/" + i10+"/php_fpm/max_requests",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/max_requests/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err220];
+}
+else {
+vErrors.push(err220);
+}
+errors++;
+}
+var _valid16 = _errs343 === errors;
+valid60 = valid60 || _valid16;
+const _errs345 = errors;
+if(!((typeof data112 == "number") && (isFinite(data112)))){
+const err221 = {instancePath:instancePath+"/hosting_plans/" + i10+"/php_fpm/max_requests",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/max_requests/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err221];
+}
+else {
+vErrors.push(err221);
+}
+errors++;
+}
+var _valid16 = _errs345 === errors;
+valid60 = valid60 || _valid16;
+const _errs347 = errors;
+if(data112 !== null){
+const err222 = {instancePath:instancePath+"/hosting_plans/" + i10+"/php_fpm/max_requests",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/max_requests/anyOf/2/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err222];
+}
+else {
+vErrors.push(err222);
+}
+errors++;
+}
+var _valid16 = _errs347 === errors;
+valid60 = valid60 || _valid16;
+if(!valid60){
+const err223 = {instancePath:instancePath+"/hosting_plans/" + i10+"/php_fpm/max_requests",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/max_requests/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err223];
+}
+else {
+vErrors.push(err223);
+}
+errors++;
+}
+else {
+errors = _errs342;
+if(vErrors !== null){
+if(_errs342){
+vErrors.length = _errs342;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data108.min_spare_servers !== undefined){
+let data113 = data108.min_spare_servers;
+const _errs350 = errors;
+let valid61 = false;
+const _errs351 = errors;
+if(typeof data113 !== "string"){
+const err224 = {instancePath:instancePath+"/hosting_plans/" + i10+"/php_fpm/min_spare_servers",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/min_spare_servers/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err224];
+}
+else {
+vErrors.push(err224);
+}
+errors++;
+}
+var _valid17 = _errs351 === errors;
+valid61 = valid61 || _valid17;
+const _errs353 = errors;
+if(!((typeof data113 == "number") && (isFinite(data113)))){
+const err225 = {instancePath:instancePath+"/hosting_plans/" + i10+"/php_fpm/min_spare_servers",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/min_spare_servers/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err225];
+}
+else {
+vErrors.push(err225);
+}
+errors++;
+}
+var _valid17 = _errs353 === errors;
+valid61 = valid61 || _valid17;
+const _errs355 = errors;
+if(data113 !== null){
+const err226 = {instancePath:instancePath+"/hosting_plans/" + i10+"/php_fpm/min_spare_servers",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/min_spare_servers/anyOf/2/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err226];
+}
+else {
+vErrors.push(err226);
+}
+errors++;
+}
+var _valid17 = _errs355 === errors;
+valid61 = valid61 || _valid17;
+if(!valid61){
+const err227 = {instancePath:instancePath+"/hosting_plans/" + i10+"/php_fpm/min_spare_servers",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/min_spare_servers/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err227];
+}
+else {
+vErrors.push(err227);
+}
+errors++;
+}
+else {
+errors = _errs350;
+if(vErrors !== null){
+if(_errs350){
+vErrors.length = _errs350;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data108.max_spare_servers !== undefined){
+let data114 = data108.max_spare_servers;
+const _errs358 = errors;
+let valid62 = false;
+const _errs359 = errors;
+if(typeof data114 !== "string"){
+const err228 = {instancePath:instancePath+"/hosting_plans/" + i10+"/php_fpm/max_spare_servers",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/max_spare_servers/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err228];
+}
+else {
+vErrors.push(err228);
+}
+errors++;
+}
+var _valid18 = _errs359 === errors;
+valid62 = valid62 || _valid18;
+const _errs361 = errors;
+if(!((typeof data114 == "number") && (isFinite(data114)))){
+const err229 = {instancePath:instancePath+"/hosting_plans/" + i10+"/php_fpm/max_spare_servers",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/max_spare_servers/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err229];
+}
+else {
+vErrors.push(err229);
+}
+errors++;
+}
+var _valid18 = _errs361 === errors;
+valid62 = valid62 || _valid18;
+const _errs363 = errors;
+if(data114 !== null){
+const err230 = {instancePath:instancePath+"/hosting_plans/" + i10+"/php_fpm/max_spare_servers",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/max_spare_servers/anyOf/2/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err230];
+}
+else {
+vErrors.push(err230);
+}
+errors++;
+}
+var _valid18 = _errs363 === errors;
+valid62 = valid62 || _valid18;
+if(!valid62){
+const err231 = {instancePath:instancePath+"/hosting_plans/" + i10+"/php_fpm/max_spare_servers",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/max_spare_servers/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err231];
+}
+else {
+vErrors.push(err231);
+}
+errors++;
+}
+else {
+errors = _errs358;
+if(vErrors !== null){
+if(_errs358){
+vErrors.length = _errs358;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data108.status !== undefined){
+let data115 = data108.status;
+const _errs366 = errors;
+let valid63 = false;
+const _errs367 = errors;
+if(typeof data115 !== "string"){
+const err232 = {instancePath:instancePath+"/hosting_plans/" + i10+"/php_fpm/status",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/status/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err232];
+}
+else {
+vErrors.push(err232);
+}
+errors++;
+}
+var _valid19 = _errs367 === errors;
+valid63 = valid63 || _valid19;
+const _errs369 = errors;
+if(!((typeof data115 == "number") && (isFinite(data115)))){
+const err233 = {instancePath:instancePath+"/hosting_plans/" + i10+"/php_fpm/status",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/status/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err233];
+}
+else {
+vErrors.push(err233);
+}
+errors++;
+}
+var _valid19 = _errs369 === errors;
+valid63 = valid63 || _valid19;
+const _errs371 = errors;
+if(typeof data115 !== "boolean"){
+const err234 = {instancePath:instancePath+"/hosting_plans/" + i10+"/php_fpm/status",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/status/anyOf/2/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err234];
+}
+else {
+vErrors.push(err234);
+}
+errors++;
+}
+var _valid19 = _errs371 === errors;
+valid63 = valid63 || _valid19;
+const _errs373 = errors;
+if(data115 !== null){
+const err235 = {instancePath:instancePath+"/hosting_plans/" + i10+"/php_fpm/status",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/status/anyOf/3/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err235];
+}
+else {
+vErrors.push(err235);
+}
+errors++;
+}
+var _valid19 = _errs373 === errors;
+valid63 = valid63 || _valid19;
+if(!valid63){
+const err236 = {instancePath:instancePath+"/hosting_plans/" + i10+"/php_fpm/status",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/status/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err236];
+}
+else {
+vErrors.push(err236);
+}
+errors++;
+}
+else {
+errors = _errs366;
+if(vErrors !== null){
+if(_errs366){
+vErrors.length = _errs366;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data108.status_ip_restriction !== undefined){
+let data116 = data108.status_ip_restriction;
+const _errs376 = errors;
+let valid64 = false;
+const _errs377 = errors;
+if(typeof data116 !== "string"){
+const err237 = {instancePath:instancePath+"/hosting_plans/" + i10+"/php_fpm/status_ip_restriction",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/status_ip_restriction/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err237];
+}
+else {
+vErrors.push(err237);
+}
+errors++;
+}
+var _valid20 = _errs377 === errors;
+valid64 = valid64 || _valid20;
+const _errs379 = errors;
+if(!((typeof data116 == "number") && (isFinite(data116)))){
+const err238 = {instancePath:instancePath+"/hosting_plans/" + i10+"/php_fpm/status_ip_restriction",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/status_ip_restriction/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err238];
+}
+else {
+vErrors.push(err238);
+}
+errors++;
+}
+var _valid20 = _errs379 === errors;
+valid64 = valid64 || _valid20;
+const _errs381 = errors;
+if(data116 !== null){
+const err239 = {instancePath:instancePath+"/hosting_plans/" + i10+"/php_fpm/status_ip_restriction",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/status_ip_restriction/anyOf/2/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err239];
+}
+else {
+vErrors.push(err239);
+}
+errors++;
+}
+var _valid20 = _errs381 === errors;
+valid64 = valid64 || _valid20;
+if(!valid64){
+const err240 = {instancePath:instancePath+"/hosting_plans/" + i10+"/php_fpm/status_ip_restriction",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/status_ip_restriction/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err240];
+}
+else {
+vErrors.push(err240);
+}
+errors++;
+}
+else {
+errors = _errs376;
+if(vErrors !== null){
+if(_errs376){
+vErrors.length = _errs376;
 }
 else {
 vErrors = null;
@@ -3070,48 +3357,263 @@ vErrors = null;
 }
 }
 else {
-const err219 = {instancePath:instancePath+"/prune/keep",schemaPath:"#/properties/prune/properties/keep/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err241 = {instancePath:instancePath+"/hosting_plans/" + i10+"/php_fpm",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
-vErrors = [err219];
+vErrors = [err241];
 }
 else {
-vErrors.push(err219);
+vErrors.push(err241);
 }
 errors++;
 }
 }
 }
 else {
-const err220 = {instancePath:instancePath+"/prune",schemaPath:"#/properties/prune/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err242 = {instancePath:instancePath+"/hosting_plans/" + i10,schemaPath:"#/$defs/hosting_plan/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
-vErrors = [err220];
+vErrors = [err242];
 }
 else {
-vErrors.push(err220);
+vErrors.push(err242);
+}
+errors++;
+}
+}
+}
+else {
+const err243 = {instancePath:instancePath+"/hosting_plans",schemaPath:"#/properties/hosting_plans/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err243];
+}
+else {
+vErrors.push(err243);
+}
+errors++;
+}
+}
+if(data.prune !== undefined){
+let data117 = data.prune;
+if(data117 && typeof data117 == "object" && !Array.isArray(data117)){
+for(const key16 in data117){
+if(!(((((((key16 === "clients") || (key16 === "domains")) || (key16 === "mailboxes")) || (key16 === "databases")) || (key16 === "ftp_users")) || (key16 === "hosting_plans")) || (key16 === "keep"))){
+const err244 = {instancePath:instancePath+"/prune",schemaPath:"#/properties/prune/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key16},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err244];
+}
+else {
+vErrors.push(err244);
+}
+errors++;
+}
+}
+if(data117.clients !== undefined){
+if(typeof data117.clients !== "boolean"){
+const err245 = {instancePath:instancePath+"/prune/clients",schemaPath:"#/properties/prune/properties/clients/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err245];
+}
+else {
+vErrors.push(err245);
+}
+errors++;
+}
+}
+if(data117.domains !== undefined){
+if(typeof data117.domains !== "boolean"){
+const err246 = {instancePath:instancePath+"/prune/domains",schemaPath:"#/properties/prune/properties/domains/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err246];
+}
+else {
+vErrors.push(err246);
+}
+errors++;
+}
+}
+if(data117.mailboxes !== undefined){
+if(typeof data117.mailboxes !== "boolean"){
+const err247 = {instancePath:instancePath+"/prune/mailboxes",schemaPath:"#/properties/prune/properties/mailboxes/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err247];
+}
+else {
+vErrors.push(err247);
+}
+errors++;
+}
+}
+if(data117.databases !== undefined){
+if(typeof data117.databases !== "boolean"){
+const err248 = {instancePath:instancePath+"/prune/databases",schemaPath:"#/properties/prune/properties/databases/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err248];
+}
+else {
+vErrors.push(err248);
+}
+errors++;
+}
+}
+if(data117.ftp_users !== undefined){
+if(typeof data117.ftp_users !== "boolean"){
+const err249 = {instancePath:instancePath+"/prune/ftp_users",schemaPath:"#/properties/prune/properties/ftp_users/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err249];
+}
+else {
+vErrors.push(err249);
+}
+errors++;
+}
+}
+if(data117.hosting_plans !== undefined){
+if(typeof data117.hosting_plans !== "boolean"){
+const err250 = {instancePath:instancePath+"/prune/hosting_plans",schemaPath:"#/properties/prune/properties/hosting_plans/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err250];
+}
+else {
+vErrors.push(err250);
+}
+errors++;
+}
+}
+if(data117.keep !== undefined){
+let data124 = data117.keep;
+if(Array.isArray(data124)){
+const len11 = data124.length;
+for(let i11=0; i11<len11; i11++){
+let data125 = data124[i11];
+const _errs401 = errors;
+let valid68 = false;
+const _errs402 = errors;
+if(typeof data125 !== "string"){
+const err251 = {instancePath:instancePath+"/prune/keep/" + i11,schemaPath:"#/properties/prune/properties/keep/items/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err251];
+}
+else {
+vErrors.push(err251);
+}
+errors++;
+}
+var _valid21 = _errs402 === errors;
+valid68 = valid68 || _valid21;
+const _errs404 = errors;
+if(data125 && typeof data125 == "object" && !Array.isArray(data125)){
+if(data125.hosting_plan === undefined){
+const err252 = {instancePath:instancePath+"/prune/keep/" + i11,schemaPath:"#/properties/prune/properties/keep/items/anyOf/1/required",keyword:"required",params:{missingProperty: "hosting_plan"},message:"must have required property '"+"hosting_plan"+"'"};
+if(vErrors === null){
+vErrors = [err252];
+}
+else {
+vErrors.push(err252);
+}
+errors++;
+}
+for(const key17 in data125){
+if(!(key17 === "hosting_plan")){
+const err253 = {instancePath:instancePath+"/prune/keep/" + i11,schemaPath:"#/properties/prune/properties/keep/items/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key17},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err253];
+}
+else {
+vErrors.push(err253);
+}
+errors++;
+}
+}
+if(data125.hosting_plan !== undefined){
+if(typeof data125.hosting_plan !== "string"){
+const err254 = {instancePath:instancePath+"/prune/keep/" + i11+"/hosting_plan",schemaPath:"#/properties/prune/properties/keep/items/anyOf/1/properties/hosting_plan/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err254];
+}
+else {
+vErrors.push(err254);
+}
+errors++;
+}
+}
+}
+else {
+const err255 = {instancePath:instancePath+"/prune/keep/" + i11,schemaPath:"#/properties/prune/properties/keep/items/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err255];
+}
+else {
+vErrors.push(err255);
+}
+errors++;
+}
+var _valid21 = _errs404 === errors;
+valid68 = valid68 || _valid21;
+if(!valid68){
+const err256 = {instancePath:instancePath+"/prune/keep/" + i11,schemaPath:"#/properties/prune/properties/keep/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err256];
+}
+else {
+vErrors.push(err256);
+}
+errors++;
+}
+else {
+errors = _errs401;
+if(vErrors !== null){
+if(_errs401){
+vErrors.length = _errs401;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+else {
+const err257 = {instancePath:instancePath+"/prune/keep",schemaPath:"#/properties/prune/properties/keep/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err257];
+}
+else {
+vErrors.push(err257);
+}
+errors++;
+}
+}
+}
+else {
+const err258 = {instancePath:instancePath+"/prune",schemaPath:"#/properties/prune/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err258];
+}
+else {
+vErrors.push(err258);
 }
 errors++;
 }
 }
 if(data.$schema !== undefined){
 if(typeof data.$schema !== "string"){
-const err221 = {instancePath:instancePath+"/$schema",schemaPath:"#/properties/%24schema/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err259 = {instancePath:instancePath+"/$schema",schemaPath:"#/properties/%24schema/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
-vErrors = [err221];
+vErrors = [err259];
 }
 else {
-vErrors.push(err221);
+vErrors.push(err259);
 }
 errors++;
 }
 }
 }
 else {
-const err222 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err260 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
-vErrors = [err222];
+vErrors = [err260];
 }
 else {
-vErrors.push(err222);
+vErrors.push(err260);
 }
 errors++;
 }
@@ -3120,4 +3622,4 @@ return errors === 0;
 }
 validate20.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 /** The schema the validator was compiled from (for the reader's messages). */
-export const schema = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://raw.githubusercontent.com/panel-provision/panel-provision/main/schemas/manifest.schema.json","title":"panel-provision manifest","description":"The clients (hosting accounts), domains and hosting plans that should exist on the hosting panel. `provision plan` shows what would change; `provision apply` does it.","type":"object","additionalProperties":false,"required":["version"],"patternProperties":{"^x-":{"title":"Extension","description":"Any top-level key starting with `x-` is ignored: a place for YAML anchors that client entries merge with `<<: *name` (x-defaults: &defaults {plan: Basic}, then `- <<: *defaults` and the client's own keys)."}},"properties":{"version":{"title":"Manifest format version","description":"Always 1 for this format.","const":1},"clients":{"title":"Clients","description":"The hosting accounts the panel should have, each with its domains. May be empty: `clients: []`. A manifest file lists it unless it defines `hosting_plans`; a part of a manifest directory may leave it out.","type":"array","items":{"$ref":"#/$defs/client"}},"hosting_plans":{"title":"Hosting plans","description":"The hosting plans the panel should have, each with the keys it manages. Optional: plans not listed are left alone (unless prune.hosting_plans is true). A client's `plan` may name a plan listed here.","type":"array","items":{"$ref":"#/$defs/hosting_plan"}},"prune":{"title":"Prune","description":"What may be deleted for not being listed in this manifest. Without `prune`, nothing is deleted for being unlisted: only what is marked `state: absent` is. Administrators, system domains and hosting plans in use are never pruned.","type":"object","additionalProperties":false,"properties":{"clients":{"title":"Prune clients","description":"true: clients the manifest does not list are deleted, with their domains, mail, databases and files. Default false.","type":"boolean","default":false},"domains":{"title":"Prune domains","description":"true: the domains of a listed client that the manifest does not list are deleted. Default false.","type":"boolean","default":false},"hosting_plans":{"title":"Prune hosting plans","description":"true: hosting plans the manifest does not list are deleted, except those a client is on (prune passes over them and says how many it kept). Off in runs scoped with --clients. Default false.","type":"boolean","default":false},"keep":{"title":"Never prune","description":"Glob patterns of usernames and domain names that prune never deletes: `*` matches any run of characters (dots included), `?` one character; case-insensitive, the whole name must match. ASCII only: an international domain in its punycode form (xn--...); no trailing dot. Hosting plans are matched by entries of their own, {hosting_plan: \"Premium*\"}: any text, case-sensitive, the whole name. Example: [\"legacy-*\", \"*.example.org\"]. Default [].","type":"array","default":[],"items":{"title":"Pattern","description":"A name pattern of usernames and domain names, or {hosting_plan: ...} for plan names.","anyOf":[{"title":"Name pattern","description":"A username or domain name, with `*` and `?` as wildcards, such as legacy-* or *.example.org. Not empty; ASCII only (an international domain in its punycode form, xn--...); no trailing dot.","type":"string"},{"title":"Hosting plan pattern","description":"Plan names that prune never deletes: {hosting_plan: \"Premium*\"}, `*` matching any run of characters and `?` one; any text (plan names may hold spaces), case-sensitive, the whole name must match. Not empty.","type":"object","additionalProperties":false,"required":["hosting_plan"],"properties":{"hosting_plan":{"title":"Plan name pattern","description":"A plan name, with * and ? as wildcards, such as \"Premium*\".","type":"string"}}}]}}}},"$schema":{"title":"JSON Schema","description":"The address of this schema, for editors that read it from the document (a JSON manifest's `\"$schema\"`); ignored by provision.","type":"string"}},"$defs":{"client":{"title":"Client","description":"One hosting account (a system user on the server) and the domains it owns.","type":"object","additionalProperties":false,"required":["username"],"properties":{"username":{"title":"Username","description":"A lowercase letter first, then lowercase letters, digits, - and _ (at most 32 characters). Never rewritten: a username that breaks the rule is refused. Unique in the manifest.","type":"string","pattern":"^[a-z][a-z0-9_-]{0,31}$"},"state":{"title":"State","description":"present (the default): the client should exist. absent: the client is deleted when the panel has it, with its domains, mail, databases and files; a client marked absent has no other keys than `username` and `state`.","enum":["present","absent"],"default":"present"},"plan":{"title":"Hosting plan","description":"The name of an existing hosting plan on the panel (may contain spaces). Managed when given: a client on another plan is moved to this one. Omit it for the panel's default resources (and to leave an existing client's plan alone).","type":"string"},"email":{"title":"Email","description":"The client's contact address. Managed when given: a different address on the panel is updated. Omit it to leave the panel's address alone.","type":"string"},"suspended":{"title":"Suspended","description":"true: the client is suspended (cannot log in, sites offline); false: it is active. Managed when given: apply changes the panel to match. Omit it to leave the panel's setting alone.","type":"boolean"},"language":{"title":"Language","description":"The language of the client's panel and mails: an ISO 639-1 code such as de or en. Managed when given: a different language on the panel is updated. Omit it to leave the panel's language alone. A code that is not two lowercase letters is a warning, not an error: a panel may hold one.","type":"string","minLength":1},"send_login_credentials":{"title":"Send login credentials","description":"Create only: whether the panel mails the new client its login when the client is created (POST /clients send_login_credentials). Default false: a provisioning run mails no one unless asked. Never compared and never sent to a client that exists.","type":"boolean","default":false},"domains":{"title":"Domains","description":"The domains this client owns: a domain name, or a mapping {name: ..., ...} for a domain to delete (state: absent) or whose settings are managed (php_version, https, redirect) or DNS records (dns). Case-insensitive; international names are allowed and compared in their ASCII (punycode) form. Each domain is listed once in the whole manifest.","type":"array","default":[],"items":{"title":"Domain","description":"A bare domain name such as example.com (no scheme, path, port or trailing dot), or a mapping {name: example.com, ...} to say whether it should exist and which of its settings are managed.","anyOf":[{"title":"Domain name","description":"A bare domain name such as example.com: no scheme, path, port or trailing dot. The domain should exist.","type":"string"},{"title":"Domain entry","description":"A domain with its state and settings: {name: old.example.com, state: absent} deletes it when the panel has it; {name: shop.example.com, php_version: \"8.3\"} manages its PHP version. Each setting is managed only when given: one left out is never compared and never sent. A domain marked absent has no settings and no dns.","type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"title":"Domain name","description":"A bare domain name such as example.com: no scheme, path, port or trailing dot.","type":"string"},"state":{"title":"State","description":"present (the default): the domain should exist. absent: the domain is deleted when the panel has it (it must belong to this client).","enum":["present","absent"],"default":"present"},"php_version":{"title":"PHP version","description":"The PHP version of the domain: \"MAJOR.MINOR\" such as \"8.3\", \"7.4\" or \"8.10\", quoted (unquoted, YAML reads 8.10 as the number 8.1), or \"default\" for the panel's default. Managed when given; omit it to leave the panel's setting alone.","type":"string","pattern":"^(?:[0-9]{1,3}\\.[0-9]{1,3}|default)$"},"https":{"title":"HTTPS","description":"The domain's HTTPS settings: lets_encrypt, force and hsts, each managed only when given. Omit it to leave them all alone; an empty mapping manages nothing (a warning).","type":"object","additionalProperties":false,"properties":{"lets_encrypt":{"title":"Let's Encrypt","description":"true: the domain gets a Let's Encrypt certificate; false: it does not. Managed when given.","type":"boolean"},"force":{"title":"Force HTTPS","description":"true: plain HTTP requests are redirected to HTTPS; false: they are not. Managed when given.","type":"boolean"},"hsts":{"title":"HSTS","description":"HTTP Strict Transport Security: false turns it off; a mapping turns it on, like {max_age: 31536000, include_subdomains: true, preload: false}. max_age is required; include_subdomains and preload default to false. Managed when given.","anyOf":[{"title":"HSTS off","description":"false: no Strict-Transport-Security header.","const":false},{"title":"HSTS on","description":"The Strict-Transport-Security header: {max_age: 31536000, include_subdomains: true, preload: false}.","type":"object","additionalProperties":false,"required":["max_age"],"properties":{"max_age":{"title":"Max age","description":"How long browsers remember to use HTTPS only, in seconds (a whole number, 0 or more): 31536000 is one year. Required. Under 300 seconds or over two years (63072000) is a warning, not an error.","type":"integer","minimum":0},"include_subdomains":{"title":"Include subdomains","description":"true: the header covers the subdomains too. Default false.","type":"boolean","default":false},"preload":{"title":"Preload","description":"true: the header asks browsers' preload lists to include the domain (they also need max_age of a year or more and include_subdomains: a warning otherwise). Default false.","type":"boolean","default":false}}}]}}},"redirect":{"title":"Redirect","description":"Forwarding of the whole domain to a URL: false turns forwarding off; a mapping turns it on, like {to: \"https://example.com/\", status: 301}. Managed when given; omit it to leave the panel's setting alone.","anyOf":[{"title":"No redirect","description":"false: forwarding off (target.is_forwarding false); the panel's target stays as read, so a domain that forwarded keeps the old URL there (the plan says so): whether the panel restores its document root is not known.","const":false},{"title":"Redirect to a URL","description":"{to: \"https://example.com/\", status: 301}: to is required, status defaults to 301.","type":"object","additionalProperties":false,"required":["to"],"properties":{"to":{"title":"Target URL","description":"An absolute http or https URL with a host, such as \"https://example.com/shop\". Required. A redirect to the domain itself is a warning (a loop).","type":"string"},"status":{"title":"Status","description":"301 (moved permanently, the default) or 302 (found: a temporary redirect).","enum":[301,302],"default":301}}}]},"dns":{"title":"DNS records","description":"The domain's DNS zone: the records it should hold, like {ttl: 3600, records: [{host: \"@\", type: A, value: 192.0.2.10}], prune: true, keep: [\"_acme-challenge*\"]}. Listed records are added (or their TTL updated); records on the panel that are not listed stay unless prune is true. Not on a subdomain of a domain listed under the same client (its records live in the parent's zone, like host: _acme-challenge.shop), nor on a domain marked absent.","type":"object","additionalProperties":false,"required":["records"],"properties":{"ttl":{"title":"Default TTL","description":"The TTL of the records below that give none, in seconds, a whole number from 60 (one minute) to 2592000 (30 days). Default 3600.","type":"integer","minimum":60,"maximum":2592000,"default":3600},"records":{"title":"Records","description":"The records the zone should hold; may be empty (records: []). A record is (host, type, value): host and type compared case-insensitively, the value exactly. Each listed once.","type":"array","items":{"title":"DNS record","description":"One record of the zone: {host: www, type: A, value: 192.0.2.10, ttl: 300}.","type":"object","additionalProperties":false,"required":["host","type","value"],"properties":{"host":{"title":"Host","description":"The name relative to the domain: \"@\" for the domain itself, www, _dmarc, *.shop (a wildcard), _acme-challenge.shop (a subdomain's record). Case-insensitive. An absolute name (with a trailing dot) is refused.","type":"string"},"type":{"title":"Type","description":"The record type, in any case: A, AAAA, CNAME, MX, TXT, SRV, CAA and NS have their values checked; another type of letters and digits is a warning, not an error.","type":"string"},"value":{"title":"Value","description":"The record's data as the panel holds it, compared exactly: an IPv4 address for A, IPv6 for AAAA, a host name for CNAME and NS, \"priority host\" for MX (\"10 mail.example.com.\"), \"priority weight port target\" for SRV, \"flags tag value\" for CAA, any text for TXT without control characters (a newline, a tab: refused; over 255 characters is a warning: the panel splits it). Always a string: quote numbers.","type":"string"},"ttl":{"title":"TTL","description":"The record's TTL in seconds, a whole number from 60 (one minute) to 2592000 (30 days). Default: the block's ttl.","type":"integer","minimum":60,"maximum":2592000}}}},"prune":{"title":"Prune records","description":"true: records on the panel that are not listed are removed (except the hosts keep matches, and the apex NS records unless apex NS records are listed). Default false.","type":"boolean","default":false},"keep":{"title":"Never prune","description":"Host patterns that prune never removes: letters, digits, _, - and ., with * matching any run of characters and ? one; case-insensitive, relative to the zone like the hosts. Example: [\"_acme-challenge*\"]. Only with prune: true. Default [].","type":"array","default":[],"items":{"title":"Host pattern","description":"A host relative to the zone, with * and ? as wildcards, such as _acme-challenge*.","type":"string"}}}}}}]}}}},"hosting_plan":{"title":"Hosting plan","description":"One hosting plan: its name, and the keys of its objects (resources, permissions, php, php_fpm) that are managed, each only when given: {name: Business, resources: {disk_space: 10737418240, traffic: -1}, permissions: {ssh: true}}. {name: Legacy, state: absent} deletes the plan when the panel has it and no client is on it.","type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"title":"Plan name","description":"The plan's name as the panel shows it; may contain spaces. Compared exactly. Listed once in the manifest.","type":"string"},"state":{"title":"State","description":"present (the default): the plan should exist. absent: the plan is deleted when the panel has it, never while a client is on it; a plan marked absent has no other keys than `name` and `state`, and no client of the manifest may name it.","enum":["present","absent"],"default":"present"},"resources":{"title":"Resources","description":"The plan's limits, as GET /hosting-plans shows them: whole numbers, sizes in bytes, -1 for unlimited, like {disk_space: 10737418240, traffic: -1, domains: 10}. Each key managed only when given. A key not listed here is a warning, not an error (releases differ): plan refuses to manage a key the panel's plans lack.","type":"object","properties":{"disk_space":{"type":"integer","minimum":-1,"maximum":9007199254740991},"traffic":{"type":"integer","minimum":-1,"maximum":9007199254740991},"domains":{"type":"integer","minimum":-1,"maximum":9007199254740991},"subdomains":{"type":"integer","minimum":-1,"maximum":9007199254740991},"email_accounts":{"type":"integer","minimum":-1,"maximum":9007199254740991},"email_addresses":{"type":"integer","minimum":-1,"maximum":9007199254740991},"email_forwardings":{"type":"integer","minimum":-1,"maximum":9007199254740991},"databases":{"type":"integer","minimum":-1,"maximum":9007199254740991},"ftp_users":{"type":"integer","minimum":-1,"maximum":9007199254740991},"scheduled_tasks":{"type":"integer","minimum":-1,"maximum":9007199254740991}},"additionalProperties":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]}},"permissions":{"title":"Permissions","description":"What the plan's clients may do: true or false, like {ssh: true, backup: true}. Each key managed only when given. A key not listed here is a warning, not an error (releases differ).","type":"object","properties":{"ftp":{"type":"boolean"},"php":{"type":"boolean"},"perl":{"type":"boolean"},"ssh":{"type":"boolean"},"backup":{"type":"boolean"},"panel_access":{"type":"boolean"},"domain_security":{"type":"boolean"},"certificate_management":{"type":"boolean"},"file_manager":{"type":"boolean"},"dns_editor":{"type":"boolean"},"database_remote_access":{"type":"boolean"},"email_catchall":{"type":"boolean"},"applications":{"type":"boolean"},"ssh_jail":{"type":"boolean"},"delete_main_domain":{"type":"boolean"},"change_personal_data":{"type":"boolean"},"update_contact_data":{"type":"boolean"}},"additionalProperties":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]}},"php":{"title":"PHP settings","description":"The plan's PHP settings, like {memory_limit: 512M, max_execution_time: 60}: memory_limit, post_max_size and upload_max_filesize are PHP sizes (a whole number with an optional K, M or G, or \"-1\"). Each key managed only when given. A key not listed here is a warning, not an error (releases differ).","type":"object","properties":{"memory_limit":{"type":"string","pattern":"^(?:-1|[0-9]{1,12}[KMGkmg]?)$"},"max_execution_time":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"post_max_size":{"type":"string","pattern":"^(?:-1|[0-9]{1,12}[KMGkmg]?)$"},"upload_max_filesize":{"type":"string","pattern":"^(?:-1|[0-9]{1,12}[KMGkmg]?)$"},"open_basedir":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"disable_functions":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"additional_settings":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"sendmail_from":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"env_variables":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]}},"additionalProperties":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]}},"php_fpm":{"title":"PHP-FPM settings","description":"The plan's PHP-FPM pool, like {pm: ondemand, max_children: 10}: strings, numbers or null; `status` may also be true or false (a flag on some releases). Each key managed only when given. A key not listed here is a warning, not an error (releases differ).","type":"object","properties":{"pm":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]},"max_children":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]},"max_requests":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]},"min_spare_servers":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]},"max_spare_servers":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]},"status":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"status_ip_restriction":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]}},"additionalProperties":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]}}}}}};
+export const schema = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://raw.githubusercontent.com/panel-provision/panel-provision/main/schemas/manifest.schema.json","title":"panel-provision manifest","description":"The clients (hosting accounts), domains and hosting plans that should exist on the hosting panel. `provision plan` shows what would change; `provision apply` does it.","type":"object","additionalProperties":false,"required":["version"],"patternProperties":{"^x-":{"title":"Extension","description":"Any top-level key starting with `x-` is ignored: a place for YAML anchors that client entries merge with `<<: *name` (x-defaults: &defaults {plan: Basic}, then `- <<: *defaults` and the client's own keys)."}},"properties":{"version":{"title":"Manifest format version","description":"Always 1 for this format.","const":1},"clients":{"title":"Clients","description":"The hosting accounts the panel should have, each with its domains. May be empty: `clients: []`. A manifest file lists it unless it defines `hosting_plans`; a part of a manifest directory may leave it out.","type":"array","items":{"$ref":"#/$defs/client"}},"hosting_plans":{"title":"Hosting plans","description":"The hosting plans the panel should have, each with the keys it manages. Optional: plans not listed are left alone (unless prune.hosting_plans is true). A client's `plan` may name a plan listed here.","type":"array","items":{"$ref":"#/$defs/hosting_plan"}},"prune":{"title":"Prune","description":"What may be deleted for not being listed in this manifest. Without `prune`, nothing is deleted for being unlisted: only what is marked `state: absent` is. Administrators, system domains and hosting plans in use are never pruned.","type":"object","additionalProperties":false,"properties":{"clients":{"title":"Prune clients","description":"true: clients the manifest does not list are deleted, with their domains, mail, databases and files. Default false.","type":"boolean","default":false},"domains":{"title":"Prune domains","description":"true: the domains of a listed client that the manifest does not list are deleted. Default false.","type":"boolean","default":false},"mailboxes":{"title":"Prune mailboxes","description":"true: the mailboxes of a listed client that the manifest does not list are deleted, with the mail stored in them (never one whose address keep matches). Default false.","type":"boolean","default":false},"databases":{"title":"Prune databases (not accepted)","description":"Not accepted, whatever its value: a database is never deleted for not being listed, only by state: absent on its name (its data goes with it). Remove it.","type":"boolean"},"ftp_users":{"title":"Prune FTP users","description":"true: the FTP users of a listed client that the manifest does not list are deleted (never one whose name keep matches; the files in their homes stay). Default false.","type":"boolean","default":false},"hosting_plans":{"title":"Prune hosting plans","description":"true: hosting plans the manifest does not list are deleted, except those a client is on (prune passes over them and says how many it kept). Off in runs scoped with --clients. Default false.","type":"boolean","default":false},"keep":{"title":"Never prune","description":"Glob patterns of usernames and domain names that prune never deletes: `*` matches any run of characters (dots included), `?` one character; case-insensitive, the whole name must match. ASCII only: an international domain in its punycode form (xn--...); no trailing dot. Hosting plans are matched by entries of their own, {hosting_plan: \"Premium*\"}: any text, case-sensitive, the whole name. Example: [\"legacy-*\", \"*.example.org\"]. Default [].","type":"array","default":[],"items":{"title":"Pattern","description":"A name pattern of usernames and domain names, or {hosting_plan: ...} for plan names.","anyOf":[{"title":"Name pattern","description":"A username or domain name, with `*` and `?` as wildcards, such as legacy-* or *.example.org. Not empty; ASCII only (an international domain in its punycode form, xn--...); no trailing dot.","type":"string"},{"title":"Hosting plan pattern","description":"Plan names that prune never deletes: {hosting_plan: \"Premium*\"}, `*` matching any run of characters and `?` one; any text (plan names may hold spaces), case-sensitive, the whole name must match. Not empty.","type":"object","additionalProperties":false,"required":["hosting_plan"],"properties":{"hosting_plan":{"title":"Plan name pattern","description":"A plan name, with * and ? as wildcards, such as \"Premium*\".","type":"string"}}}]}}}},"$schema":{"title":"JSON Schema","description":"The address of this schema, for editors that read it from the document (a JSON manifest's `\"$schema\"`); ignored by provision.","type":"string"}},"$defs":{"client":{"title":"Client","description":"One hosting account (a system user on the server) and the domains it owns.","type":"object","additionalProperties":false,"required":["username"],"properties":{"username":{"title":"Username","description":"A lowercase letter first, then lowercase letters, digits, - and _ (at most 32 characters). Never rewritten: a username that breaks the rule is refused. Unique in the manifest.","type":"string","pattern":"^[a-z][a-z0-9_-]{0,31}$"},"state":{"title":"State","description":"present (the default): the client should exist. absent: the client is deleted when the panel has it, with its domains, mail, databases and files; a client marked absent has no other keys than `username` and `state`.","enum":["present","absent"],"default":"present"},"plan":{"title":"Hosting plan","description":"The name of an existing hosting plan on the panel (may contain spaces). Managed when given: a client on another plan is moved to this one. Omit it for the panel's default resources (and to leave an existing client's plan alone).","type":"string"},"email":{"title":"Email","description":"The client's contact address. Managed when given: a different address on the panel is updated. Omit it to leave the panel's address alone.","type":"string"},"suspended":{"title":"Suspended","description":"true: the client is suspended (cannot log in, sites offline); false: it is active. Managed when given: apply changes the panel to match. Omit it to leave the panel's setting alone.","type":"boolean"},"language":{"title":"Language","description":"The language of the client's panel and mails: an ISO 639-1 code such as de or en. Managed when given: a different language on the panel is updated. Omit it to leave the panel's language alone. A code that is not two lowercase letters is a warning, not an error: a panel may hold one.","type":"string","minLength":1},"send_login_credentials":{"title":"Send login credentials","description":"Create only: whether the panel mails the new client its login when the client is created (POST /clients send_login_credentials). Default false: a provisioning run mails no one unless asked. Never compared and never sent to a client that exists.","type":"boolean","default":false},"domains":{"title":"Domains","description":"The domains this client owns: a domain name, or a mapping {name: ..., ...} for a domain to delete (state: absent) or whose settings are managed (php_version, https, redirect) or DNS records (dns). Case-insensitive; international names are allowed and compared in their ASCII (punycode) form. Each domain is listed once in the whole manifest.","type":"array","default":[],"items":{"title":"Domain","description":"A bare domain name such as example.com (no scheme, path, port or trailing dot), or a mapping {name: example.com, ...} to say whether it should exist and which of its settings are managed.","anyOf":[{"title":"Domain name","description":"A bare domain name such as example.com: no scheme, path, port or trailing dot. The domain should exist.","type":"string"},{"title":"Domain entry","description":"A domain with its state and settings: {name: old.example.com, state: absent} deletes it when the panel has it; {name: shop.example.com, php_version: \"8.3\"} manages its PHP version. Each setting is managed only when given: one left out is never compared and never sent. A domain marked absent has no settings and no dns.","type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"title":"Domain name","description":"A bare domain name such as example.com: no scheme, path, port or trailing dot.","type":"string"},"state":{"title":"State","description":"present (the default): the domain should exist. absent: the domain is deleted when the panel has it (it must belong to this client).","enum":["present","absent"],"default":"present"},"php_version":{"title":"PHP version","description":"The PHP version of the domain: \"MAJOR.MINOR\" such as \"8.3\", \"7.4\" or \"8.10\", quoted (unquoted, YAML reads 8.10 as the number 8.1), or \"default\" for the panel's default. Managed when given; omit it to leave the panel's setting alone.","type":"string","pattern":"^(?:[0-9]{1,3}\\.[0-9]{1,3}|default)$"},"https":{"title":"HTTPS","description":"The domain's HTTPS settings: lets_encrypt, force and hsts, each managed only when given. Omit it to leave them all alone; an empty mapping manages nothing (a warning).","type":"object","additionalProperties":false,"properties":{"lets_encrypt":{"title":"Let's Encrypt","description":"true: the domain gets a Let's Encrypt certificate; false: it does not. Managed when given.","type":"boolean"},"force":{"title":"Force HTTPS","description":"true: plain HTTP requests are redirected to HTTPS; false: they are not. Managed when given.","type":"boolean"},"hsts":{"title":"HSTS","description":"HTTP Strict Transport Security: false turns it off; a mapping turns it on, like {max_age: 31536000, include_subdomains: true, preload: false}. max_age is required; include_subdomains and preload default to false. Managed when given.","anyOf":[{"title":"HSTS off","description":"false: no Strict-Transport-Security header.","const":false},{"title":"HSTS on","description":"The Strict-Transport-Security header: {max_age: 31536000, include_subdomains: true, preload: false}.","type":"object","additionalProperties":false,"required":["max_age"],"properties":{"max_age":{"title":"Max age","description":"How long browsers remember to use HTTPS only, in seconds (a whole number, 0 or more): 31536000 is one year. Required. Under 300 seconds or over two years (63072000) is a warning, not an error.","type":"integer","minimum":0},"include_subdomains":{"title":"Include subdomains","description":"true: the header covers the subdomains too. Default false.","type":"boolean","default":false},"preload":{"title":"Preload","description":"true: the header asks browsers' preload lists to include the domain (they also need max_age of a year or more and include_subdomains: a warning otherwise). Default false.","type":"boolean","default":false}}}]}}},"redirect":{"title":"Redirect","description":"Forwarding of the whole domain to a URL: false turns forwarding off; a mapping turns it on, like {to: \"https://example.com/\", status: 301}. Managed when given; omit it to leave the panel's setting alone.","anyOf":[{"title":"No redirect","description":"false: forwarding off (target.is_forwarding false); the panel's target stays as read, so a domain that forwarded keeps the old URL there (the plan says so): whether the panel restores its document root is not known.","const":false},{"title":"Redirect to a URL","description":"{to: \"https://example.com/\", status: 301}: to is required, status defaults to 301.","type":"object","additionalProperties":false,"required":["to"],"properties":{"to":{"title":"Target URL","description":"An absolute http or https URL with a host, such as \"https://example.com/shop\". Required. A redirect to the domain itself is a warning (a loop).","type":"string"},"status":{"title":"Status","description":"301 (moved permanently, the default) or 302 (found: a temporary redirect).","enum":[301,302],"default":301}}}]},"dns":{"title":"DNS records","description":"The domain's DNS zone: the records it should hold, like {ttl: 3600, records: [{host: \"@\", type: A, value: 192.0.2.10}], prune: true, keep: [\"_acme-challenge*\"]}. Listed records are added (or their TTL updated); records on the panel that are not listed stay unless prune is true. Not on a subdomain of a domain listed under the same client (its records live in the parent's zone, like host: _acme-challenge.shop), nor on a domain marked absent.","type":"object","additionalProperties":false,"required":["records"],"properties":{"ttl":{"title":"Default TTL","description":"The TTL of the records below that give none, in seconds, a whole number from 60 (one minute) to 2592000 (30 days). Default 3600.","type":"integer","minimum":60,"maximum":2592000,"default":3600},"records":{"title":"Records","description":"The records the zone should hold; may be empty (records: []). A record is (host, type, value): host and type compared case-insensitively, the value exactly. Each listed once.","type":"array","items":{"title":"DNS record","description":"One record of the zone: {host: www, type: A, value: 192.0.2.10, ttl: 300}.","type":"object","additionalProperties":false,"required":["host","type","value"],"properties":{"host":{"title":"Host","description":"The name relative to the domain: \"@\" for the domain itself, www, _dmarc, *.shop (a wildcard), _acme-challenge.shop (a subdomain's record). Case-insensitive. An absolute name (with a trailing dot) is refused.","type":"string"},"type":{"title":"Type","description":"The record type, in any case: A, AAAA, CNAME, MX, TXT, SRV, CAA and NS have their values checked; another type of letters and digits is a warning, not an error.","type":"string"},"value":{"title":"Value","description":"The record's data as the panel holds it, compared exactly: an IPv4 address for A, IPv6 for AAAA, a host name for CNAME and NS, \"priority host\" for MX (\"10 mail.example.com.\"), \"priority weight port target\" for SRV, \"flags tag value\" for CAA, any text for TXT without control characters (a newline, a tab: refused; over 255 characters is a warning: the panel splits it). Always a string: quote numbers.","type":"string"},"ttl":{"title":"TTL","description":"The record's TTL in seconds, a whole number from 60 (one minute) to 2592000 (30 days). Default: the block's ttl.","type":"integer","minimum":60,"maximum":2592000}}}},"prune":{"title":"Prune records","description":"true: records on the panel that are not listed are removed (except the hosts keep matches, and the apex NS records unless apex NS records are listed). Default false.","type":"boolean","default":false},"keep":{"title":"Never prune","description":"Host patterns that prune never removes: letters, digits, _, - and ., with * matching any run of characters and ? one; case-insensitive, relative to the zone like the hosts. Example: [\"_acme-challenge*\"]. Only with prune: true. Default [].","type":"array","default":[],"items":{"title":"Host pattern","description":"A host relative to the zone, with * and ? as wildcards, such as _acme-challenge*.","type":"string"}}}},"mailboxes":{"title":"Mailboxes","description":"The domain's mailboxes, each a mapping {name: info, quota: 2 GiB, aliases: [hello], forwardings: [owner@example.net]}: its address is name@domain. Each field is managed only when given: one left out is never compared and never sent. Mailboxes on the panel that are not listed stay unless prune.mailboxes is true. Each address (a mailbox's or an alias) is listed once in the whole manifest, in any spelling; at most one catch-all per domain. Not on a domain marked absent. Passwords are never written here: the engine makes each new mailbox's and keeps it in the secrets file.","type":"array","default":[],"items":{"title":"Mailbox","description":"A mailbox on this domain: {name: info, quota: 2 GiB} should exist with these fields; {name: old, state: absent} is deleted when the panel has it (with the mail stored in it).","type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"title":"Local part","description":"The part of the address before the \"@\" (info for info@example.com): letters a-z, digits and . _ - + (no dot at either end, nor two in a row), at most 64 characters; case-insensitive.","type":"string"},"state":{"title":"State","description":"present (the default): the mailbox should exist. absent: the mailbox is deleted when the panel has it, with the mail stored in it; such an entry has no other keys than name and state.","enum":["present","absent"],"default":"present"},"quota":{"title":"Quota","description":"The mailbox's size limit: bytes (a whole number), or a number with a unit, B, KB, MB, GB (powers of 1000) or KiB, MiB, GiB (powers of 1024), like 2 GiB or 500 MB. 0: unlimited.","anyOf":[{"type":"integer","minimum":0},{"type":"string"}]},"aliases":{"title":"Aliases","description":"Other addresses that deliver here: a local part (hello: hello@ this domain), or a whole address on another domain the manifest lists under the same client. Compared as a set: their order does not matter. []: none.","type":"array","items":{"title":"Alias","description":"A local part, or a whole address.","type":"string"}},"forwardings":{"title":"Forwardings","description":"Whole addresses mail to this mailbox is forwarded to, like owner@example.net. Compared as a set: their order does not matter. []: none.","type":"array","items":{"title":"Forwarding","description":"A whole address.","type":"string"}},"keep_copies":{"title":"Keep copies","description":"true: forwarded mail is stored in this mailbox too (the panel's store_forwarded_emails).","type":"boolean"},"catch_all":{"title":"Catch-all","description":"true: mail to any address of the domain that no mailbox or alias has is delivered here. At most one mailbox per domain.","type":"boolean"},"description":{"title":"Description","description":"A note shown in the panel; \"\": none.","type":"string"}}}}}}]}},"databases":{"title":"Databases","description":"The client's databases, each a mapping {name: alice_wp, user: alice_wp, remote_hosts: [\"192.0.2.0/24\"], description: WordPress}. Each field is managed only when given: one left out is never compared and never sent. A database is deleted only by state: absent on its name, never for not being listed (prune has no say). Each name and each user is listed once in the whole manifest. Not on a client marked absent. Passwords are never written here: the engine makes each new database's and keeps it in the secrets file.","type":"array","default":[],"items":{"title":"Database","description":"{name: alice_wp} should exist with these fields; {name: old_db, state: absent} is deleted when the panel has it, with the data stored in it.","type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"title":"Name","description":"The database's name (database_name), unique on the whole panel: lowercase letters a-z, digits and \"_\", 1 to 64 characters.","type":"string"},"state":{"title":"State","description":"present (the default): the database should exist. absent: the database is deleted when the panel has it, with the data stored in it; such an entry has no other keys than name and state.","enum":["present","absent"],"default":"present"},"user":{"title":"User","description":"Its user's name (database_username): lowercase letters a-z, digits and \"_\", 1 to 32 characters. Default: the name. A changed user is a rename, refused as a conflict: rename in the panel, then in the manifest.","type":"string"},"remote_hosts":{"title":"Remote hosts","description":"Hosts the database user may connect from: IP addresses (192.0.2.10), networks in CIDR form (192.0.2.0/24) or host names (db.example.net). Compared as a set: their order does not matter. []: local connections only; left out: not managed.","type":"array","items":{"title":"Remote host","description":"An IP address, a network in CIDR form, or a host name.","type":"string"}},"description":{"title":"Description","description":"A note shown in the panel; \"\": none.","type":"string"}}}},"ftp_users":{"title":"FTP users","description":"The client's FTP users, each a mapping {name: alice_deploy, home: /www/alice.example, description: deploys}. Each name is unique on the panel and listed once in the whole manifest. home and description are managed only when given (a new FTP user without home gets /www). FTP users on the panel that are not listed stay unless prune.ftp_users is true. Not on a client marked absent. Passwords are never written here: the engine makes each new FTP user's and keeps it in the secrets file.","type":"array","default":[],"items":{"title":"FTP user","description":"An FTP user of this client: {name: alice_deploy, home: /www/alice.example} should exist with these fields; {name: alice_old, state: absent} is deleted when the panel has it (the files in its home stay).","type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"title":"Name","description":"The FTP login: 1 to 64 characters, lowercase letters a-z, digits and . _ -, starting with a letter or a digit; not a client's or an administrator's username. The panel takes it only when \"custom FTP usernames\" is on in its settings.","type":"string"},"state":{"title":"State","description":"present (the default): the FTP user should exist. absent: the FTP user is deleted when the panel has it; such an entry has no other keys than name and state.","enum":["present","absent"],"default":"present"},"home":{"title":"Home","description":"The folder the FTP user is jailed in, under /www or /files of the client's home, written from there: /www/alice.example, /files/backup. No \"..\", no backslash. /www/ and /www are the same. Default /www (for a new FTP user).","type":"string"},"description":{"title":"Description","description":"A note shown in the panel; \"\": none.","type":"string"}}}}}},"hosting_plan":{"title":"Hosting plan","description":"One hosting plan: its name, and the keys of its objects (resources, permissions, php, php_fpm) that are managed, each only when given: {name: Business, resources: {disk_space: 10737418240, traffic: -1}, permissions: {ssh: true}}. {name: Legacy, state: absent} deletes the plan when the panel has it and no client is on it.","type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"title":"Plan name","description":"The plan's name as the panel shows it; may contain spaces. Compared exactly. Listed once in the manifest.","type":"string"},"state":{"title":"State","description":"present (the default): the plan should exist. absent: the plan is deleted when the panel has it, never while a client is on it; a plan marked absent has no other keys than `name` and `state`, and no client of the manifest may name it.","enum":["present","absent"],"default":"present"},"resources":{"title":"Resources","description":"The plan's limits, as GET /hosting-plans shows them: whole numbers, sizes in bytes, -1 for unlimited, like {disk_space: 10737418240, traffic: -1, domains: 10}. Each key managed only when given. A key not listed here is a warning, not an error (releases differ): plan refuses to manage a key the panel's plans lack.","type":"object","properties":{"disk_space":{"type":"integer","minimum":-1,"maximum":9007199254740991},"traffic":{"type":"integer","minimum":-1,"maximum":9007199254740991},"domains":{"type":"integer","minimum":-1,"maximum":9007199254740991},"subdomains":{"type":"integer","minimum":-1,"maximum":9007199254740991},"email_accounts":{"type":"integer","minimum":-1,"maximum":9007199254740991},"email_addresses":{"type":"integer","minimum":-1,"maximum":9007199254740991},"email_forwardings":{"type":"integer","minimum":-1,"maximum":9007199254740991},"databases":{"type":"integer","minimum":-1,"maximum":9007199254740991},"ftp_users":{"type":"integer","minimum":-1,"maximum":9007199254740991},"scheduled_tasks":{"type":"integer","minimum":-1,"maximum":9007199254740991}},"additionalProperties":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]}},"permissions":{"title":"Permissions","description":"What the plan's clients may do: true or false, like {ssh: true, backup: true}. Each key managed only when given. A key not listed here is a warning, not an error (releases differ).","type":"object","properties":{"ftp":{"type":"boolean"},"php":{"type":"boolean"},"perl":{"type":"boolean"},"ssh":{"type":"boolean"},"backup":{"type":"boolean"},"panel_access":{"type":"boolean"},"domain_security":{"type":"boolean"},"certificate_management":{"type":"boolean"},"file_manager":{"type":"boolean"},"dns_editor":{"type":"boolean"},"database_remote_access":{"type":"boolean"},"email_catchall":{"type":"boolean"},"applications":{"type":"boolean"},"ssh_jail":{"type":"boolean"},"delete_main_domain":{"type":"boolean"},"change_personal_data":{"type":"boolean"},"update_contact_data":{"type":"boolean"}},"additionalProperties":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]}},"php":{"title":"PHP settings","description":"The plan's PHP settings, like {memory_limit: 512M, max_execution_time: 60}: memory_limit, post_max_size and upload_max_filesize are PHP sizes (a whole number with an optional K, M or G, or \"-1\"). Each key managed only when given. A key not listed here is a warning, not an error (releases differ).","type":"object","properties":{"memory_limit":{"type":"string","pattern":"^(?:-1|[0-9]{1,12}[KMGkmg]?)$"},"max_execution_time":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"post_max_size":{"type":"string","pattern":"^(?:-1|[0-9]{1,12}[KMGkmg]?)$"},"upload_max_filesize":{"type":"string","pattern":"^(?:-1|[0-9]{1,12}[KMGkmg]?)$"},"open_basedir":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"disable_functions":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"additional_settings":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"sendmail_from":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"env_variables":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]}},"additionalProperties":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]}},"php_fpm":{"title":"PHP-FPM settings","description":"The plan's PHP-FPM pool, like {pm: ondemand, max_children: 10}: strings, numbers or null; `status` may also be true or false (a flag on some releases). Each key managed only when given. A key not listed here is a warning, not an error (releases differ).","type":"object","properties":{"pm":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]},"max_children":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]},"max_requests":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]},"min_spare_servers":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]},"max_spare_servers":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]},"status":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"status_ip_restriction":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]}},"additionalProperties":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]}}}}}};

@@ -7,6 +7,7 @@ import type { PanelClient } from './client.js';
 import { readRecords } from './list-read.js';
 import { DOMAIN_RECORD } from '../kinds/domain/read.js';
 import { HOSTING_PLAN_RECORD } from '../kinds/hosting-plan/read.js';
+import { PanelHttpError } from './errors.js';
 import { readById } from './object-reads.js';
 import { findClientById, findDomain, findHostingPlan } from './reader.js';
 import { parseClientRecord } from '../kinds/client/read.js';
@@ -20,5 +21,13 @@ export function panelLookUps(panel: PanelClient): PanelLookUps {
     hostingPlanById: (id) => readById(panel, HOSTING_PLAN_RECORD, id),
     hostingPlanNamed: (name) => findHostingPlan(panel, name),
     clients: () => readRecords(panel, '/clients', parseClientRecord),
+    recordById: async (read, id) => {
+      try {
+        return await readById(panel, read, id);
+      } catch (error) {
+        if (error instanceof PanelHttpError && error.status === 404) return undefined;
+        throw error;
+      }
+    },
   };
 }

@@ -4,7 +4,6 @@
  * so that doctor's start-up stays light.
  */
 import pLimit from 'p-limit';
-import { quote } from '../escape.js';
 import type { PanelClient } from './client.js';
 import { PanelHttpError } from './errors.js';
 import {
@@ -14,8 +13,7 @@ import {
   readClientDetails as readDetailsIn,
 } from '../kinds/client/read.js';
 import { findDomain as findDomainIn } from '../kinds/domain/read.js';
-import { parseHostingPlanRecord } from '../kinds/hosting-plan/read.js';
-import { notAsked } from '../kinds/read.js';
+import { findHostingPlan as findHostingPlanIn } from '../kinds/hosting-plan/read.js';
 import type { PanelListReader } from '../kinds/read.js';
 import type { LiveClient, LiveHostingPlan } from './types.js';
 import { readRecords } from './list-read.js';
@@ -68,17 +66,9 @@ export function findClient(client: PanelClient, username: string): Promise<LiveC
   return findClientIn(listReader(client), username);
 }
 
-/**
- * GET /hosting-plans/name/<name>, parsed; undefined when absent; a record for another name is a
- * contract error (names are compared exactly: they are case-sensitive, and may hold spaces).
- */
-export async function findHostingPlan(client: PanelClient, name: string): Promise<LiveHostingPlan | undefined> {
-  const where = client.describe('GET', `/hosting-plans/name/${encodeURIComponent(name)}`);
-  const found = await client.findByName('hosting-plans', name);
-  if (found === undefined) return undefined;
-  const record = parseHostingPlanRecord(found, where);
-  if (record.name !== name) throw notAsked(where, `hosting plan ${quote(record.name)} (id ${record.id})`);
-  return record;
+/** GET /hosting-plans/name/<name>, parsed (the hosting plan's room: kinds/hosting-plan/read.ts). */
+export function findHostingPlan(client: PanelClient, name: string): Promise<LiveHostingPlan | undefined> {
+  return findHostingPlanIn(listReader(client), name);
 }
 
 /** GET /domains/name/<name>, parsed; undefined when absent; a record for another name is a contract error. */

@@ -134,7 +134,7 @@ export const createsClients = createsSecrets;
 
 /**
  * What the plan creates that has a password, for a sentence: the plural nouns of those kinds in
- * the order their first create comes (`clients`, `clients and mailboxes`); undefined for none.
+ * the order their first create comes (`clients`, or two such nouns joined by `and`); undefined for none.
  */
 export function secretNouns(changes: readonly Change[]): string | undefined {
   const nouns: string[] = [];

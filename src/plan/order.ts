@@ -102,11 +102,14 @@ function walkManifest(desired: Desired, changes: readonly Change[], visit: (chan
   const atDomain = new Map<string, Change[]>();
   for (const c of changes) {
     if (phaseOf(c) !== 0) continue;
-    const at = kindOf(c).order.at;
-    if (at === 'client') atClient.set(c.name, c);
+    const kind = kindOf(c);
+    const at = kind.order.at;
+    // The entry it stands under: its own name, or the one its kind names (Kind.placedAt).
+    const entry = kind.placedAt?.(c) ?? c.name;
+    if (at === 'client') atClient.set(entry, c);
     else if (at === 'domain') {
-      const list = atDomain.get(c.name);
-      if (list === undefined) atDomain.set(c.name, [c]);
+      const list = atDomain.get(entry);
+      if (list === undefined) atDomain.set(entry, [c]);
       else list.push(c);
     }
   }

@@ -55,7 +55,13 @@ export function readsForManifest(
  */
 export function readsForSavedPlan(plan: Plan): PlanReads {
   const ask = readsForManifest({ file: '', clients: [], prune: NO_PRUNE }) as Record<string, unknown>;
-  for (const change of plan.changes) mergeAsk(ask, kindOf(change).readsAgain(change));
+  // A section kind's change is checked against its list, read again (its facts read it).
+  const listAsks = new Map(SECTION_KINDS.map((kind) => [kind.name, kind.section.asks]));
+  for (const change of plan.changes) {
+    mergeAsk(ask, kindOf(change).readsAgain(change));
+    const listAsk = listAsks.get(change.type);
+    if (listAsk !== undefined) mergeAsk(ask, listAsk);
+  }
   return ask as PlanReads;
 }
 

@@ -25,7 +25,7 @@ const validate = generatedValidate as unknown as ValidateFunction;
  * `send_login_credentials` and a subdomain create's `parent_domain` (older files lack them, and
  * their requests are applied as they were reviewed). Older majors are refused: make them again.
  */
-export const PLAN_FORMAT_VERSION = '2.4';
+export const PLAN_FORMAT_VERSION = '2.5';
 const SUPPORTED_MAJOR = 2;
 const OLDEST_MINOR = 0;
 

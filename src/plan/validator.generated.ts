@@ -7,7 +7,7 @@ const require = createRequire(import.meta.url);
 "use strict";
 export const validate = validate20;
 export default validate20;
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://raw.githubusercontent.com/panel-provision/panel-provision/main/schemas/plan.schema.json","title":"panel-provision plan","description":"What `provision plan` found: the changes apply would send, in order, and what it will not change. `--format json` prints it and `--out FILE` saves it (the same document); `provision apply FILE` applies exactly a saved one, after checking it against the panel. It never holds the API key or a password. Fields a newer minor version adds are allowed beside these.","type":"object","required":["format_version","panel_url","manifest","manifest_sha256","fingerprint","plan_sha256","changes","conflicts","unknowns","unmanaged","notes","summary"],"properties":{"format_version":{"title":"a \"major.minor\" version","description":"The document's format. A reader accepts any minor of its own major (newer minors only add fields) and refuses a newer major. 2.0: updates and deletes; `unknowns` replaces 1.x's `drift` (a client on another plan is now an update). 2.1: a domain's settings (a create's `settings`, a domain's update, a domain's unknowns). 2.2: a domain's DNS zone (`type: \"dns_zone\"`, an update), conflicts with `dns`; hosting plans (`type: \"hosting_plan\"`: create, update, delete). 2.3: `manifest_parts` (a manifest directory) and `scope` (a plan made with --clients). 2.4: a client create's `send_login_credentials`, a subdomain create's `parent_domain`, and a conflict of a zone as apply would leave it (`dns: \"records\"`, `rule`).","type":"string","pattern":"^[0-9]+\\.[0-9]+$"},"panel_url":{"title":"the panel's API base URL","description":"The panel the plan was made against (…/api/v2); apply refuses to send it to another.","type":"string","pattern":"."},"manifest":{"title":"the manifest's path","description":"The manifest's path as the user gave it (`-` for standard input), for people; apply never opens it.","type":"string"},"manifest_sha256":{"title":"a sha256 in hex","description":"sha256 of the manifest file's bytes, in lowercase hex; for a manifest directory, of its parts' digests: one line `<sha256>  <name>` per part (its name in the directory), in name order, as sha256sum prints them inside it: the same however the directory's path was typed.","type":"string","pattern":"^[0-9a-f]{64}$"},"manifest_parts":{"title":"the parts of a manifest directory","description":"Present when the manifest is a directory: each part (its path as the plan named it) with the sha256 of its bytes, in the order they were read.","type":"array","minItems":1,"items":{"type":"object","additionalProperties":false,"required":["file","sha256"],"properties":{"file":{"title":"a part's path","type":"string","minLength":1},"sha256":{"title":"a sha256 in hex","type":"string","pattern":"^[0-9a-f]{64}$"}}}},"scope":{"title":"the scope of a scoped plan","description":"Present when the plan was made with --clients: only clients whose username matches one of these glob patterns (`*` any run of characters, `?` one), their domains and zones were planned; prune acted within them; hosting plans were left alone.","type":"object","additionalProperties":false,"required":["clients"],"properties":{"clients":{"type":"array","minItems":1,"items":{"title":"a username pattern","type":"string","minLength":1}}}},"fingerprint":{"title":"a \"sha256:<hex>\" fingerprint","description":"sha256 over exactly the panel facts the plan depends on: for each create, that the client or domain is still absent (and the owner it is added to, and the hosting plan it names); for each update, that the client or domain is still there with the values the plan shows as `before` (and, for a domain, each nested object it sends whole is as it was, keys no manifest manages included); for each delete, that the record is still there, under the same id and owner, and (for a client) with as many domains as the plan says go with it. Apply re-reads the panel and refuses a plan whose facts changed (exit 3): it would no longer do what was reviewed.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"plan_sha256":{"title":"a \"sha256:<hex>\" digest","description":"sha256 over the whole document except this field (object keys sorted), so a file edited after it was made is refused. It catches edits, not forgery: anyone can recompute it.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"changes":{"title":"the changes","description":"What apply sends, each change after the ones it depends on.","type":"array","items":{"$ref":"#/$defs/change"}},"conflicts":{"title":"the conflicts","description":"What apply cannot do as the manifest says: manifest domains that another client owns on the panel, and domains to delete whose subdomains stay (`subdomains`). Plan and apply fail while there is one. A hosting plan's conflict names the plan (`hosting_plan`).","type":"array","items":{"oneOf":[{"type":"object","additionalProperties":false,"required":["domain","client","owner"],"properties":{"domain":{"type":"string","description":"The domain (ASCII form)."},"client":{"type":"string","description":"The client the manifest gives it to."},"owner":{"type":"string","description":"Its owner on the panel: a username, or `#<id>` when the owner is not a client (an administrator)."},"subdomains":{"type":"array","items":{"type":"string"},"description":"The domain's subdomains on the panel that no change deletes: they block its delete."},"dns":{"enum":["subdomain","disabled"],"description":"The domain's `dns` cannot be managed: it is a subdomain on the panel (its records live in its parent's zone), or the panel serves no DNS for it (is_dns_disabled)."}}},{"type":"object","additionalProperties":false,"required":["domain","client","owner","dns","rule","record"],"description":"A domain's zone the manifest would leave broken (checked as it would be after apply): a CNAME at the apex (`cname_at_apex`), a CNAME beside other records at its host (`cname_beside`), two SPF records at one host (`two_spf`), an MX or NS whose target is a CNAME of the zone (`target_is_cname`). `record` is the manifest's; `other` the record it meets, the manifest's when it has `index`, else the panel's.","properties":{"domain":{"type":"string"},"client":{"type":"string"},"owner":{"type":"string"},"dns":{"const":"records"},"rule":{"enum":["cname_at_apex","cname_beside","two_spf","target_is_cname"]},"record":{"type":"object","additionalProperties":false,"required":["host","type","value","index"],"properties":{"host":{"type":"string"},"type":{"type":"string"},"value":{"type":"string"},"index":{"type":"integer","minimum":0,"description":"Its place in the domain's `dns.records` (from 0)."}}},"other":{"type":"object","additionalProperties":false,"required":["host","type","value"],"properties":{"host":{"type":"string"},"type":{"type":"string"},"value":{"type":"string"},"index":{"type":"integer","minimum":0,"description":"Its place in the domain's `dns.records` (from 0)."}}}}},{"type":"object","additionalProperties":false,"required":["hosting_plan"],"description":"A hosting plan that cannot be changed as the manifest says: clients are on it (`clients`), the client list does not say who is (`use_unknown`), or the panel's record lacks managed keys (`lacking`).","properties":{"hosting_plan":{"type":"string"},"clients":{"type":"array","items":{"type":"string"}},"use_unknown":{"const":true},"lacking":{"type":"array","items":{"type":"string"}}}}]}},"unknowns":{"title":"the unknowns","description":"Managed fields the panel shows nowhere: a client's (not in GET /clients, not in GET /clients/{id}), or a domain's setting its record in GET /domains lacks (`domain` set): neither compared nor sent.","type":"array","items":{"type":"object","additionalProperties":false,"required":["client","field"],"properties":{"client":{"type":"string"},"domain":{"$ref":"#/$defs/domain"},"field":{"enum":["plan","email","suspended","language","php_version","https.lets_encrypt","https.force","https.hsts","redirect"]},"keys":{"description":"A domain's setting: the panel's keys that do not read (`security.hsts_preload`; the object's name when the record lacks it).","type":"array","items":{"type":"string"}}},"if":{"required":["domain"],"properties":{"domain":true}},"then":{"properties":{"field":{"$ref":"#/$defs/setting"}}},"else":{"properties":{"field":{"enum":["plan","email","suspended","language"]}}}}},"unmanaged":{"title":"what the panel has and the manifest does not list","description":"Counts; the names only when the plan was made with --show-unmanaged (they may be other customers'). The panel's system domains are never counted.","type":"object","additionalProperties":false,"required":["clients","domains"],"properties":{"clients":{"type":"integer","minimum":0},"client_names":{"type":"array","items":{"type":"string"}},"domains":{"type":["integer","null"],"minimum":0,"description":"null when the panel cannot list domains."},"domain_names":{"type":["array","null"],"items":{"type":"string"}},"hosting_plans":{"type":"integer","minimum":0,"description":"The panel's hosting plans the manifest does not list and no change deletes (prune passes over those clients are on); only when the manifest defines plans."},"hosting_plan_names":{"type":"array","items":{"type":"string"}}}},"notes":{"title":"notes","description":"Sentences about how the panel was read (a fallback, a partial list), for people.","type":"array","items":{"type":"string"}},"warnings":{"title":"warnings","description":"Warnings found beside the plan (a mass create or delete, what looks like a rename), for people.","type":"array","items":{"type":"string"}},"summary":{"title":"the summary","description":"How many changes of each action (`create`, `update`, `delete`: a client's delete is one, whatever goes with it), and how many conflicts and unknowns.","type":"object","additionalProperties":{"type":"integer","minimum":0}}},"$defs":{"username":{"title":"a valid username","type":"string","pattern":"^[a-z][a-z0-9_-]*$"},"domain":{"title":"a lowercase ASCII domain name","type":"string","pattern":"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},"setting":{"title":"a domain setting's dotted name","enum":["php_version","https.lets_encrypt","https.force","https.hsts","redirect"]},"hsts":{"title":"HSTS on","description":"What a manifest may give (a create's `settings`, an update's `after`): max_age 0 or more.","type":"object","additionalProperties":false,"required":["max_age","include_subdomains","preload"],"properties":{"max_age":{"title":"0 or more","type":"integer","minimum":0},"include_subdomains":{"type":"boolean"},"preload":{"type":"boolean"}}},"hstsRead":{"title":"HSTS on, as the panel holds it","description":"Any max_age the panel holds (an update's `before`).","type":"object","additionalProperties":false,"required":["max_age","include_subdomains","preload"],"properties":{"max_age":{"type":"integer"},"include_subdomains":{"type":"boolean"},"preload":{"type":"boolean"}}},"redirect":{"title":"forwarding to a URL","description":"What a manifest may give (a create's `settings`, an update's `after`): status 301 or 302; `to` an absolute http(s) URL (checked when the plan is read).","type":"object","additionalProperties":false,"required":["to","status"],"properties":{"to":{"type":"string"},"status":{"title":"301 or 302","enum":[301,302]}}},"redirectRead":{"title":"forwarding to a URL, as the panel holds it","description":"Any URL and forwarding type the panel holds (an update's `before`).","type":"object","additionalProperties":false,"required":["to","status"],"properties":{"to":{"type":"string"},"status":{"type":"integer"}}},"settingValues":{"title":"settings by their dotted names","description":"In the manifest's terms: `php_version` a version or \"default\", `https.lets_encrypt` and `https.force` booleans, `https.hsts` and `redirect` false (off) or an object.","type":"object","additionalProperties":false,"minProperties":1,"properties":{"php_version":{"$ref":"#/$defs/phpVersion"},"https.lets_encrypt":{"type":"boolean"},"https.force":{"type":"boolean"},"https.hsts":{"oneOf":[{"const":false},{"$ref":"#/$defs/hsts"}]},"redirect":{"oneOf":[{"const":false},{"$ref":"#/$defs/redirect"}]}}},"settingChange":{"type":"object","additionalProperties":false,"required":["field","before","after"],"description":"A setting that differs, in the manifest's terms (see settingValues). `before` is the panel's value, whatever it holds (`true` for HSTS or forwarding on whose details do not read); `after` one a manifest may give.","properties":{"field":{"$ref":"#/$defs/setting"},"before":true,"after":true},"allOf":[{"if":{"properties":{"field":{"const":"php_version"}}},"then":{"properties":{"before":{"type":"string"},"after":{"$ref":"#/$defs/phpVersion"}}}},{"if":{"properties":{"field":{"enum":["https.lets_encrypt","https.force"]}}},"then":{"properties":{"before":{"type":"boolean"},"after":{"type":"boolean"}}}},{"if":{"properties":{"field":{"const":"https.hsts"}}},"then":{"properties":{"before":{"oneOf":[{"type":"boolean"},{"$ref":"#/$defs/hstsRead"}]},"after":{"oneOf":[{"const":false},{"$ref":"#/$defs/hsts"}]}}}},{"if":{"properties":{"field":{"const":"redirect"}}},"then":{"properties":{"before":{"oneOf":[{"type":"boolean"},{"$ref":"#/$defs/redirectRead"}]},"after":{"oneOf":[{"const":false},{"$ref":"#/$defs/redirect"}]}}}}]},"phpVersion":{"title":"a PHP version","description":"MAJOR.MINOR, or \"default\": the panel's default.","type":"string","pattern":"^([0-9]{1,3}\\.[0-9]{1,3}|default)$"},"recordOp":{"type":"object","additionalProperties":false,"required":["op","host","type","value","ttl"],"description":"One record's change: `add`, `remove` (with the TTL it has), or `update` of its TTL (`ttl_before`). Host relative to the zone (`@` its apex), type upper-case.","properties":{"op":{"enum":["add","remove","update"]},"host":{"type":"string"},"type":{"type":"string"},"value":{"type":"string"},"ttl":{"type":"integer","minimum":0},"ttl_before":{"type":"integer","minimum":0}}},"planName":{"title":"a hosting plan's name","type":"string","minLength":1},"planObjects":{"type":"object","additionalProperties":false,"description":"The plan's managed keys by object, in the panel's own names and values.","properties":{"resources":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}},"permissions":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}},"php":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}},"php_fpm":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}}}},"changeId":{"title":"a change id","type":"string","pattern":"^(client|domain|dns_zone|hosting_plan):."},"id":{"title":"a whole number","type":"integer","minimum":1},"change":{"title":"a change","description":"One call to the panel and why. `request` is exactly what apply sends; a domain's `id_user` (and a subdomain's `id_parent_domain`) is null there until its client (its parent) is created in the same run.","type":"object","required":["id","action","type","name","reason","depends_on","request"],"properties":{"action":{"title":"\"create\", \"update\" or \"delete\"","enum":["create","update","delete"]},"type":{"title":"\"client\", \"domain\", \"dns_zone\" or \"hosting_plan\"","enum":["client","domain","dns_zone","hosting_plan"]},"reason":{"type":"string","description":"Why the change is in the plan, for people."},"depends_on":{"type":"array","description":"The changes that must succeed first (listed before this one).","items":{"$ref":"#/$defs/changeId"}},"request":{"type":"object","description":"The HTTP call: method, path relative to panel_url, JSON body (null for a DELETE).","additionalProperties":false,"required":["method","path","body"],"properties":{"method":{"enum":["POST","PUT","DELETE"]},"path":{"type":"string"},"body":{"type":["object","null"]}}}},"allOf":[{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":[],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"hosting_plan":{"type":"object","description":"The hosting plan, resolved by name to its id when the plan was made; absent: the panel's default resources.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"type":["integer","null"],"minimum":1,"description":"The plan's id; null for a plan the same run creates (the change then depends on its create; the id comes from its answer)."}}},"email":{"type":"string"},"suspended":{"type":"boolean"},"language":{"type":"string"},"send_login_credentials":{"type":"boolean","description":"Whether the panel mails the new client its login (the request's `send_login_credentials`); absent in files of format 2.3 or older."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The fields that differ: the request sends only these.","items":{"type":"object","additionalProperties":false,"required":["field","before","after"],"description":"A managed field that differs, in the manifest's terms: `plan` by name (null: none), `email` (null: none), `suspended`, `language` (null: none).","properties":{"field":{"enum":["plan","email","suspended","language"]},"before":{"type":["string","boolean","null"]},"after":{"type":["string","boolean"]}}}},"hosting_plan":{"type":"object","description":"The hosting plan it moves to, when `plan` is among the fields.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"type":["integer","null"],"minimum":1,"description":"The plan's id; null for a plan the same run creates (the change then depends on its create; the id comes from its answer)."}}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","domains","domain_names"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"domains":{"type":["integer","null"],"minimum":0,"description":"How many of its domains go with it (system domains not counted): the panel deletes them with the client, and its mail, databases and files. null when the panel cannot list domains: then how many is unknown, and apply needs --allow-mass-delete."},"domain_names":{"type":["array","null"],"items":{"type":"string"},"description":"The domains that go with it, sorted (null when the panel cannot list them): a saved plan is stale once they differ."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["client","client_id"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number or null","description":"The owner's id when it exists already; null when it is created in the same run.","type":["integer","null"],"minimum":1},"parent":{"$ref":"#/$defs/domain"},"parent_domain":{"type":"object","description":"The domain it is a subdomain of (the nearest enclosing domain of the same client): the request's `id_parent_domain`. Absent: a top-level domain.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"$ref":"#/$defs/domain"},"id":{"type":["integer","null"],"minimum":1,"description":"The parent's id on the panel; null for a parent the same run creates (the change then depends on its create; the id comes from its answer, and the request's `id_parent_domain` is null until then)."}}},"settings":{"$ref":"#/$defs/settingValues","description":"The settings the manifest gives, sent in the same POST."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["domain_id","client","client_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"domain_id":{"title":"a whole number","$ref":"#/$defs/id"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The owner's id on the panel.","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The settings that differ. The request sends only the top-level keys they touch (`php_version`, `security`, `target`), each nested object whole: as read, with the managed keys changed.","items":{"$ref":"#/$defs/settingChange"}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["domain_id","client","client_id","subdomains"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"domain_id":{"title":"a whole number","$ref":"#/$defs/id"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"subdomains":{"type":"array","items":{"type":"string"},"description":"Its subdomains on the panel (same owner), sorted, each deleted first by this plan: a saved plan is stale once they differ."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"dns_zone"}}},"then":{"additionalProperties":false,"required":["client","domain_id","records","prune","keep","makes_custom","zone_digest"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"client":{"$ref":"#/$defs/username"},"domain_id":{"type":["integer","null"],"minimum":1,"description":"The domain's id; null when the domain is created in the same run (its zone is read after its POST, and the request's id and records are known after apply)."},"records":{"type":"array","items":{"$ref":"#/$defs/recordOp"},"description":"The record changes; for a new domain, its records as adds."},"prune":{"type":"boolean","description":"Unlisted records go (except `keep` matches, and the apex NS records unless the manifest lists some)."},"keep":{"type":"array","items":{"type":"string"}},"makes_custom":{"type":"boolean","description":"The zone is not custom yet: this PUT makes it custom (the panel stops regenerating its default records)."},"zone_digest":{"type":["string","null"],"pattern":"^sha256:[0-9a-f]{64}$","description":"sha256 over the zone as the plan read it (SOA, DKIM record, records); apply reads the zone again and sends nothing to it when it differs. null for a new domain."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["objects"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"objects":{"$ref":"#/$defs/planObjects"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["plan_id","fields","clients"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"plan_id":{"title":"a whole number","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The managed keys that differ (`resources.disk_space`): the request sends only the objects they touch, each whole as read with the managed keys changed.","items":{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"type":"string","pattern":"^(resources|permissions|php|php_fpm)\\.."},"before":true,"after":{"type":["number","boolean","string","null"]}}}},"clients":{"type":["integer","null"],"minimum":0,"description":"How many clients are on the plan; they keep their copied values (the panel copies a plan when it is assigned). null: the panel does not say."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["plan_id","leaving"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"plan_id":{"title":"a whole number","$ref":"#/$defs/id"},"leaving":{"type":"array","items":{"type":"string"},"description":"The clients on the plan when the plan was made that the same plan deletes or moves off (sorted): a saved plan is stale once who is on it differs."}}}}]}}};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://raw.githubusercontent.com/panel-provision/panel-provision/main/schemas/plan.schema.json","title":"panel-provision plan","description":"What `provision plan` found: the changes apply would send, in order, and what it will not change. `--format json` prints it and `--out FILE` saves it (the same document); `provision apply FILE` applies exactly a saved one, after checking it against the panel. It never holds the API key or a password. Fields a newer minor version adds are allowed beside these.","type":"object","required":["format_version","panel_url","manifest","manifest_sha256","fingerprint","plan_sha256","changes","conflicts","unknowns","unmanaged","notes","summary"],"properties":{"format_version":{"title":"a \"major.minor\" version","description":"The document's format. A reader accepts any minor of its own major (newer minors only add fields) and refuses a newer major. 2.0: updates and deletes; `unknowns` replaces 1.x's `drift` (a client on another plan is now an update). 2.1: a domain's settings (a create's `settings`, a domain's update, a domain's unknowns). 2.2: a domain's DNS zone (`type: \"dns_zone\"`, an update), conflicts with `dns`; hosting plans (`type: \"hosting_plan\"`: create, update, delete). 2.3: `manifest_parts` (a manifest directory) and `scope` (a plan made with --clients). 2.4: a client create's `send_login_credentials`, a subdomain create's `parent_domain`, and a conflict of a zone as apply would leave it (`dns: \"records\"`, `rule`). 2.5: mailboxes, databases and FTP users (`type: \"mailbox\"`, `\"database\"`, `\"ftp_user\"`: create, update, delete), their conflicts and unknowns (`mailbox`, `database`, `ftp_user`).","type":"string","pattern":"^[0-9]+\\.[0-9]+$"},"panel_url":{"title":"the panel's API base URL","description":"The panel the plan was made against (…/api/v2); apply refuses to send it to another.","type":"string","pattern":"."},"manifest":{"title":"the manifest's path","description":"The manifest's path as the user gave it (`-` for standard input), for people; apply never opens it.","type":"string"},"manifest_sha256":{"title":"a sha256 in hex","description":"sha256 of the manifest file's bytes, in lowercase hex; for a manifest directory, of its parts' digests: one line `<sha256>  <name>` per part (its name in the directory), in name order, as sha256sum prints them inside it: the same however the directory's path was typed.","type":"string","pattern":"^[0-9a-f]{64}$"},"manifest_parts":{"title":"the parts of a manifest directory","description":"Present when the manifest is a directory: each part (its path as the plan named it) with the sha256 of its bytes, in the order they were read.","type":"array","minItems":1,"items":{"type":"object","additionalProperties":false,"required":["file","sha256"],"properties":{"file":{"title":"a part's path","type":"string","minLength":1},"sha256":{"title":"a sha256 in hex","type":"string","pattern":"^[0-9a-f]{64}$"}}}},"scope":{"title":"the scope of a scoped plan","description":"Present when the plan was made with --clients: only clients whose username matches one of these glob patterns (`*` any run of characters, `?` one), their domains and zones were planned; prune acted within them; hosting plans were left alone.","type":"object","additionalProperties":false,"required":["clients"],"properties":{"clients":{"type":"array","minItems":1,"items":{"title":"a username pattern","type":"string","minLength":1}}}},"fingerprint":{"title":"a \"sha256:<hex>\" fingerprint","description":"sha256 over exactly the panel facts the plan depends on: for each create, that the client or domain is still absent (and the owner it is added to, and the hosting plan it names); for each update, that the client or domain is still there with the values the plan shows as `before` (and, for a domain, each nested object it sends whole is as it was, keys no manifest manages included); for each delete, that the record is still there, under the same id and owner, and (for a client) with as many domains as the plan says go with it. Apply re-reads the panel and refuses a plan whose facts changed (exit 3): it would no longer do what was reviewed.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"plan_sha256":{"title":"a \"sha256:<hex>\" digest","description":"sha256 over the whole document except this field (object keys sorted), so a file edited after it was made is refused. It catches edits, not forgery: anyone can recompute it.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"changes":{"title":"the changes","description":"What apply sends, each change after the ones it depends on.","type":"array","items":{"$ref":"#/$defs/change"}},"conflicts":{"title":"the conflicts","description":"What apply cannot do as the manifest says: manifest domains that another client owns on the panel, and domains to delete whose subdomains stay (`subdomains`). Plan and apply fail while there is one. A hosting plan's conflict names the plan (`hosting_plan`).","type":"array","items":{"oneOf":[{"type":"object","additionalProperties":false,"required":["domain","client","owner"],"properties":{"domain":{"type":"string","description":"The domain (ASCII form)."},"client":{"type":"string","description":"The client the manifest gives it to."},"owner":{"type":"string","description":"Its owner on the panel: a username, or `#<id>` when the owner is not a client (an administrator)."},"subdomains":{"type":"array","items":{"type":"string"},"description":"The domain's subdomains on the panel that no change deletes: they block its delete."},"dns":{"enum":["subdomain","disabled"],"description":"The domain's `dns` cannot be managed: it is a subdomain on the panel (its records live in its parent's zone), or the panel serves no DNS for it (is_dns_disabled)."}}},{"type":"object","additionalProperties":false,"required":["domain","client","owner","dns","rule","record"],"description":"A domain's zone the manifest would leave broken (checked as it would be after apply): a CNAME at the apex (`cname_at_apex`), a CNAME beside other records at its host (`cname_beside`), two SPF records at one host (`two_spf`), an MX or NS whose target is a CNAME of the zone (`target_is_cname`). `record` is the manifest's; `other` the record it meets, the manifest's when it has `index`, else the panel's.","properties":{"domain":{"type":"string"},"client":{"type":"string"},"owner":{"type":"string"},"dns":{"const":"records"},"rule":{"enum":["cname_at_apex","cname_beside","two_spf","target_is_cname"]},"record":{"type":"object","additionalProperties":false,"required":["host","type","value","index"],"properties":{"host":{"type":"string"},"type":{"type":"string"},"value":{"type":"string"},"index":{"type":"integer","minimum":0,"description":"Its place in the domain's `dns.records` (from 0)."}}},"other":{"type":"object","additionalProperties":false,"required":["host","type","value"],"properties":{"host":{"type":"string"},"type":{"type":"string"},"value":{"type":"string"},"index":{"type":"integer","minimum":0,"description":"Its place in the domain's `dns.records` (from 0)."}}}}},{"type":"object","additionalProperties":false,"required":["mailbox","client","owner"],"properties":{"mailbox":{"type":"string","description":"The mailbox's address (ASCII form, lowercase)."},"client":{"type":"string","description":"The client the manifest lists it under."},"owner":{"type":"string","description":"The client the panel has its domain under (a username, or #<id>)."}}},{"type":"object","additionalProperties":false,"required":["database","client","reason"],"properties":{"database":{"type":"string","description":"The database's name."},"client":{"type":"string","description":"The client the manifest gives it to."},"reason":{"enum":["owner","rename"],"description":"owner: the panel has the name under another client; rename: the manifest gives it a user other than the panel's, or a user another database has."},"owner":{"type":"string","description":"Its owner on the panel (reason owner): a username, or `#<id>` when the owner is not a client."},"user":{"type":"string","description":"The user the manifest gives (reason rename)."},"panel_user":{"type":"string","description":"The user the panel holds for it (a changed user)."},"held_by":{"type":"string","description":"The database on the panel that has the user (a new database)."}}},{"type":"object","additionalProperties":false,"required":["ftp_user","client"],"properties":{"ftp_user":{"type":"string","description":"The FTP user's name."},"client":{"type":"string","description":"The client the manifest lists it under."},"owner":{"type":"string","description":"Its owner on the panel: a username, or `#<id>` when the owner is not a client; left out when the panel's record does not say."}}},{"type":"object","additionalProperties":false,"required":["hosting_plan"],"description":"A hosting plan that cannot be changed as the manifest says: clients are on it (`clients`), the client list does not say who is (`use_unknown`), or the panel's record lacks managed keys (`lacking`).","properties":{"hosting_plan":{"type":"string"},"clients":{"type":"array","items":{"type":"string"}},"use_unknown":{"const":true},"lacking":{"type":"array","items":{"type":"string"}}}}]}},"unknowns":{"title":"the unknowns","description":"Managed fields the panel shows nowhere: a client's (not in GET /clients, not in GET /clients/{id}), or a domain's setting its record in GET /domains lacks (`domain` set): neither compared nor sent.","type":"array","items":{"type":"object","additionalProperties":false,"required":["client","field"],"properties":{"mailbox":{"type":"string","description":"A mailbox's field its record in GET /emails lacks: the mailbox's address."},"database":{"type":"string","description":"A database's field its record in GET /databases lacks: the database's name."},"ftp_user":{"type":"string","description":"An FTP user's field its record in GET /ftp-users lacks: the FTP user's name."},"client":{"type":"string"},"domain":{"$ref":"#/$defs/domain"},"field":{"enum":["plan","email","suspended","language","php_version","https.lets_encrypt","https.force","https.hsts","redirect","quota","aliases","forwardings","keep_copies","catch_all","description","remote_hosts","description","home","description"]},"keys":{"description":"A domain's setting: the panel's keys that do not read (`security.hsts_preload`; the object's name when the record lacks it).","type":"array","items":{"type":"string"}}},"if":{"required":["domain"],"properties":{"domain":true}},"then":{"properties":{"field":{"$ref":"#/$defs/setting"}}},"else":{"properties":{"field":{"enum":["plan","email","suspended","language"]}}}}},"unmanaged":{"title":"what the panel has and the manifest does not list","description":"Counts; the names only when the plan was made with --show-unmanaged (they may be other customers'). The panel's system domains are never counted.","type":"object","additionalProperties":false,"required":["clients","domains"],"properties":{"clients":{"type":"integer","minimum":0},"client_names":{"type":"array","items":{"type":"string"}},"domains":{"type":["integer","null"],"minimum":0,"description":"null when the panel cannot list domains."},"domain_names":{"type":["array","null"],"items":{"type":"string"}},"hosting_plans":{"type":"integer","minimum":0,"description":"The panel's hosting plans the manifest does not list and no change deletes (prune passes over those clients are on); only when the manifest defines plans."},"hosting_plan_names":{"type":"array","items":{"type":"string"}}}},"notes":{"title":"notes","description":"Sentences about how the panel was read (a fallback, a partial list), for people.","type":"array","items":{"type":"string"}},"warnings":{"title":"warnings","description":"Warnings found beside the plan (a mass create or delete, what looks like a rename), for people.","type":"array","items":{"type":"string"}},"summary":{"title":"the summary","description":"How many changes of each action (`create`, `update`, `delete`: a client's delete is one, whatever goes with it), and how many conflicts and unknowns.","type":"object","additionalProperties":{"type":"integer","minimum":0}}},"$defs":{"username":{"title":"a valid username","type":"string","pattern":"^[a-z][a-z0-9_-]*$"},"domain":{"title":"a lowercase ASCII domain name","type":"string","pattern":"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},"setting":{"title":"a domain setting's dotted name","enum":["php_version","https.lets_encrypt","https.force","https.hsts","redirect"]},"hsts":{"title":"HSTS on","description":"What a manifest may give (a create's `settings`, an update's `after`): max_age 0 or more.","type":"object","additionalProperties":false,"required":["max_age","include_subdomains","preload"],"properties":{"max_age":{"title":"0 or more","type":"integer","minimum":0},"include_subdomains":{"type":"boolean"},"preload":{"type":"boolean"}}},"hstsRead":{"title":"HSTS on, as the panel holds it","description":"Any max_age the panel holds (an update's `before`).","type":"object","additionalProperties":false,"required":["max_age","include_subdomains","preload"],"properties":{"max_age":{"type":"integer"},"include_subdomains":{"type":"boolean"},"preload":{"type":"boolean"}}},"redirect":{"title":"forwarding to a URL","description":"What a manifest may give (a create's `settings`, an update's `after`): status 301 or 302; `to` an absolute http(s) URL (checked when the plan is read).","type":"object","additionalProperties":false,"required":["to","status"],"properties":{"to":{"type":"string"},"status":{"title":"301 or 302","enum":[301,302]}}},"redirectRead":{"title":"forwarding to a URL, as the panel holds it","description":"Any URL and forwarding type the panel holds (an update's `before`).","type":"object","additionalProperties":false,"required":["to","status"],"properties":{"to":{"type":"string"},"status":{"type":"integer"}}},"settingValues":{"title":"settings by their dotted names","description":"In the manifest's terms: `php_version` a version or \"default\", `https.lets_encrypt` and `https.force` booleans, `https.hsts` and `redirect` false (off) or an object.","type":"object","additionalProperties":false,"minProperties":1,"properties":{"php_version":{"$ref":"#/$defs/phpVersion"},"https.lets_encrypt":{"type":"boolean"},"https.force":{"type":"boolean"},"https.hsts":{"oneOf":[{"const":false},{"$ref":"#/$defs/hsts"}]},"redirect":{"oneOf":[{"const":false},{"$ref":"#/$defs/redirect"}]}}},"settingChange":{"type":"object","additionalProperties":false,"required":["field","before","after"],"description":"A setting that differs, in the manifest's terms (see settingValues). `before` is the panel's value, whatever it holds (`true` for HSTS or forwarding on whose details do not read); `after` one a manifest may give.","properties":{"field":{"$ref":"#/$defs/setting"},"before":true,"after":true},"allOf":[{"if":{"properties":{"field":{"const":"php_version"}}},"then":{"properties":{"before":{"type":"string"},"after":{"$ref":"#/$defs/phpVersion"}}}},{"if":{"properties":{"field":{"enum":["https.lets_encrypt","https.force"]}}},"then":{"properties":{"before":{"type":"boolean"},"after":{"type":"boolean"}}}},{"if":{"properties":{"field":{"const":"https.hsts"}}},"then":{"properties":{"before":{"oneOf":[{"type":"boolean"},{"$ref":"#/$defs/hstsRead"}]},"after":{"oneOf":[{"const":false},{"$ref":"#/$defs/hsts"}]}}}},{"if":{"properties":{"field":{"const":"redirect"}}},"then":{"properties":{"before":{"oneOf":[{"type":"boolean"},{"$ref":"#/$defs/redirectRead"}]},"after":{"oneOf":[{"const":false},{"$ref":"#/$defs/redirect"}]}}}}]},"phpVersion":{"title":"a PHP version","description":"MAJOR.MINOR, or \"default\": the panel's default.","type":"string","pattern":"^([0-9]{1,3}\\.[0-9]{1,3}|default)$"},"recordOp":{"type":"object","additionalProperties":false,"required":["op","host","type","value","ttl"],"description":"One record's change: `add`, `remove` (with the TTL it has), or `update` of its TTL (`ttl_before`). Host relative to the zone (`@` its apex), type upper-case.","properties":{"op":{"enum":["add","remove","update"]},"host":{"type":"string"},"type":{"type":"string"},"value":{"type":"string"},"ttl":{"type":"integer","minimum":0},"ttl_before":{"type":"integer","minimum":0}}},"mailboxAddress":{"title":"a mailbox address in lowercase ASCII","type":"string","pattern":"^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},"mailboxValues":{"type":"object","additionalProperties":false,"description":"A mailbox's fields in the manifest's names and terms: quota in bytes (0: unlimited), aliases and forwardings as whole addresses in lowercase ASCII.","properties":{"quota":{"type":"integer","minimum":0},"aliases":{"type":"array","items":{"$ref":"#/$defs/mailboxAddress"}},"forwardings":{"type":"array","items":{"$ref":"#/$defs/mailboxAddress"}},"keep_copies":{"type":"boolean"},"catch_all":{"type":"boolean"},"description":{"type":"string"}}},"mailboxFieldChange":{"description":"One field that differs, in the manifest's names and terms (`quota` in bytes; `aliases` and `forwardings` whole lists, sorted).","oneOf":[{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"quota"},"before":{"type":"integer","minimum":0},"after":{"type":"integer","minimum":0}}},{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"aliases"},"before":{"type":"array","items":{"$ref":"#/$defs/mailboxAddress"}},"after":{"type":"array","items":{"$ref":"#/$defs/mailboxAddress"}}}},{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"forwardings"},"before":{"type":"array","items":{"$ref":"#/$defs/mailboxAddress"}},"after":{"type":"array","items":{"$ref":"#/$defs/mailboxAddress"}}}},{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"keep_copies"},"before":{"type":"boolean"},"after":{"type":"boolean"}}},{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"catch_all"},"before":{"type":"boolean"},"after":{"type":"boolean"}}},{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"description"},"before":{"type":"string"},"after":{"type":"string"}}}]},"databaseName":{"title":"a database name","type":"string","pattern":"^[a-z0-9_]{1,64}$"},"remoteHost":{"title":"a remote host in comparison form (an IP address, a CIDR network, a lowercase ASCII host name)","type":"string","minLength":1},"databaseValues":{"type":"object","additionalProperties":false,"description":"A database's fields in the manifest's names and terms: remote_hosts sorted, each once ([]: local only).","properties":{"remote_hosts":{"type":"array","items":{"$ref":"#/$defs/remoteHost"}},"description":{"type":"string"}}},"databaseFieldChange":{"description":"One field that differs, in the manifest's names and terms (`remote_hosts` whole lists, sorted).","oneOf":[{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"remote_hosts"},"before":{"type":"array","items":{"$ref":"#/$defs/remoteHost"}},"after":{"type":"array","items":{"$ref":"#/$defs/remoteHost"}}}},{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"description"},"before":{"type":"string"},"after":{"type":"string"}}}]},"ftpUserName":{"title":"an FTP user name","type":"string","pattern":"^[a-z0-9][a-z0-9._-]{0,63}$"},"ftpUserValues":{"type":"object","additionalProperties":false,"required":["home"],"description":"An FTP user's fields in the manifest's names: its home from the client's home (/www when the manifest gives none), its description.","properties":{"home":{"type":"string","pattern":"^/(www|files)(/.*)?$"},"description":{"type":"string"}}},"ftpUserFieldChange":{"oneOf":[{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"home"},"before":{"type":"string"},"after":{"type":"string"}}},{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"description"},"before":{"type":"string"},"after":{"type":"string"}}}]},"planName":{"title":"a hosting plan's name","type":"string","minLength":1},"planObjects":{"type":"object","additionalProperties":false,"description":"The plan's managed keys by object, in the panel's own names and values.","properties":{"resources":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}},"permissions":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}},"php":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}},"php_fpm":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}}}},"changeId":{"title":"a change id","type":"string","pattern":"^(client|domain|dns_zone|mailbox|database|ftp_user|hosting_plan):."},"id":{"title":"a whole number","type":"integer","minimum":1},"change":{"title":"a change","description":"One call to the panel and why. `request` is exactly what apply sends; a domain's `id_user` (and a subdomain's `id_parent_domain`) is null there until its client (its parent) is created in the same run.","type":"object","required":["id","action","type","name","reason","depends_on","request"],"properties":{"action":{"title":"\"create\", \"update\" or \"delete\"","enum":["create","update","delete"]},"type":{"title":"\"client\", \"domain\", \"dns_zone\", \"mailbox\", \"database\", \"ftp_user\" or \"hosting_plan\"","enum":["client","domain","dns_zone","mailbox","database","ftp_user","hosting_plan"]},"reason":{"type":"string","description":"Why the change is in the plan, for people."},"depends_on":{"type":"array","description":"The changes that must succeed first (listed before this one).","items":{"$ref":"#/$defs/changeId"}},"request":{"type":"object","description":"The HTTP call: method, path relative to panel_url, JSON body (null for a DELETE).","additionalProperties":false,"required":["method","path","body"],"properties":{"method":{"enum":["POST","PUT","DELETE"]},"path":{"type":"string"},"body":{"type":["object","null"]}}}},"allOf":[{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":[],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"hosting_plan":{"type":"object","description":"The hosting plan, resolved by name to its id when the plan was made; absent: the panel's default resources.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"type":["integer","null"],"minimum":1,"description":"The plan's id; null for a plan the same run creates (the change then depends on its create; the id comes from its answer)."}}},"email":{"type":"string"},"suspended":{"type":"boolean"},"language":{"type":"string"},"send_login_credentials":{"type":"boolean","description":"Whether the panel mails the new client its login (the request's `send_login_credentials`); absent in files of format 2.3 or older."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The fields that differ: the request sends only these.","items":{"type":"object","additionalProperties":false,"required":["field","before","after"],"description":"A managed field that differs, in the manifest's terms: `plan` by name (null: none), `email` (null: none), `suspended`, `language` (null: none).","properties":{"field":{"enum":["plan","email","suspended","language"]},"before":{"type":["string","boolean","null"]},"after":{"type":["string","boolean"]}}}},"hosting_plan":{"type":"object","description":"The hosting plan it moves to, when `plan` is among the fields.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"type":["integer","null"],"minimum":1,"description":"The plan's id; null for a plan the same run creates (the change then depends on its create; the id comes from its answer)."}}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","domains","domain_names"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"domains":{"type":["integer","null"],"minimum":0,"description":"How many of its domains go with it (system domains not counted): the panel deletes them with the client, and its mail, databases and files. null when the panel cannot list domains: then how many is unknown, and apply needs --allow-mass-delete."},"domain_names":{"type":["array","null"],"items":{"type":"string"},"description":"The domains that go with it, sorted (null when the panel cannot list them): a saved plan is stale once they differ."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["client","client_id"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number or null","description":"The owner's id when it exists already; null when it is created in the same run.","type":["integer","null"],"minimum":1},"parent":{"$ref":"#/$defs/domain"},"parent_domain":{"type":"object","description":"The domain it is a subdomain of (the nearest enclosing domain of the same client): the request's `id_parent_domain`. Absent: a top-level domain.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"$ref":"#/$defs/domain"},"id":{"type":["integer","null"],"minimum":1,"description":"The parent's id on the panel; null for a parent the same run creates (the change then depends on its create; the id comes from its answer, and the request's `id_parent_domain` is null until then)."}}},"settings":{"$ref":"#/$defs/settingValues","description":"The settings the manifest gives, sent in the same POST."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["domain_id","client","client_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"domain_id":{"title":"a whole number","$ref":"#/$defs/id"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The owner's id on the panel.","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The settings that differ. The request sends only the top-level keys they touch (`php_version`, `security`, `target`), each nested object whole: as read, with the managed keys changed.","items":{"$ref":"#/$defs/settingChange"}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["domain_id","client","client_id","subdomains"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"domain_id":{"title":"a whole number","$ref":"#/$defs/id"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"subdomains":{"type":"array","items":{"type":"string"},"description":"Its subdomains on the panel (same owner), sorted, each deleted first by this plan: a saved plan is stale once they differ."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"dns_zone"}}},"then":{"additionalProperties":false,"required":["client","domain_id","records","prune","keep","makes_custom","zone_digest"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"client":{"$ref":"#/$defs/username"},"domain_id":{"type":["integer","null"],"minimum":1,"description":"The domain's id; null when the domain is created in the same run (its zone is read after its POST, and the request's id and records are known after apply)."},"records":{"type":"array","items":{"$ref":"#/$defs/recordOp"},"description":"The record changes; for a new domain, its records as adds."},"prune":{"type":"boolean","description":"Unlisted records go (except `keep` matches, and the apex NS records unless the manifest lists some)."},"keep":{"type":"array","items":{"type":"string"}},"makes_custom":{"type":"boolean","description":"The zone is not custom yet: this PUT makes it custom (the panel stops regenerating its default records)."},"zone_digest":{"type":["string","null"],"pattern":"^sha256:[0-9a-f]{64}$","description":"sha256 over the zone as the plan read it (SOA, DKIM record, records); apply reads the zone again and sends nothing to it when it differs. null for a new domain."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"mailbox"}}},"then":{"additionalProperties":false,"required":["client","client_id","domain","values"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/mailboxAddress"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number or null","description":"The owner's id when it exists already; null when it is created in the same run.","type":["integer","null"],"minimum":1},"domain":{"$ref":"#/$defs/domain"},"values":{"$ref":"#/$defs/mailboxValues","description":"The fields the manifest gives, sent in the same POST (the password made here is added when it is sent, never written here)."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"mailbox"}}},"then":{"additionalProperties":false,"required":["client","mailbox_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/mailboxAddress"},"client":{"$ref":"#/$defs/username"},"mailbox_id":{"$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The fields that differ; the PUT sends only them.","items":{"$ref":"#/$defs/mailboxFieldChange"}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"mailbox"}}},"then":{"additionalProperties":false,"required":["client","mailbox_id","destroys_data"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/mailboxAddress"},"client":{"$ref":"#/$defs/username"},"mailbox_id":{"$ref":"#/$defs/id"},"destroys_data":{"const":true,"description":"A mailbox's delete destroys the mail stored in it."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"database"}}},"then":{"additionalProperties":false,"required":["client","client_id","user","values"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/databaseName"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number or null","description":"The owner's id when it exists already; null when it is created in the same run.","type":["integer","null"],"minimum":1},"user":{"title":"a database user","type":"string","pattern":"^[a-z0-9_]{1,32}$"},"values":{"$ref":"#/$defs/databaseValues","description":"The fields the manifest gives, sent in the same POST (the password made here is added when it is sent, never written here)."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"database"}}},"then":{"additionalProperties":false,"required":["client","database_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/databaseName"},"client":{"$ref":"#/$defs/username"},"database_id":{"$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The fields that differ; the PUT sends only them.","items":{"$ref":"#/$defs/databaseFieldChange"}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"database"}}},"then":{"additionalProperties":false,"required":["client","database_id","destroys_data"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/databaseName"},"client":{"$ref":"#/$defs/username"},"database_id":{"$ref":"#/$defs/id"},"destroys_data":{"const":true,"description":"A database's delete destroys the data stored in it."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"ftp_user"}}},"then":{"additionalProperties":false,"required":["client","client_id","values"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/ftpUserName"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number or null","description":"The owner's id when it exists already; null when it is created in the same run.","type":["integer","null"],"minimum":1},"values":{"$ref":"#/$defs/ftpUserValues","description":"The fields sent in the same POST (the password made here is added when it is sent, never written here)."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"ftp_user"}}},"then":{"additionalProperties":false,"required":["client","ftp_user_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/ftpUserName"},"client":{"$ref":"#/$defs/username"},"ftp_user_id":{"$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The fields that differ; the PUT sends only them.","items":{"$ref":"#/$defs/ftpUserFieldChange"}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"ftp_user"}}},"then":{"additionalProperties":false,"required":["client","ftp_user_id"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/ftpUserName"},"client":{"$ref":"#/$defs/username"},"ftp_user_id":{"$ref":"#/$defs/id"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["objects"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"objects":{"$ref":"#/$defs/planObjects"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["plan_id","fields","clients"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"plan_id":{"title":"a whole number","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The managed keys that differ (`resources.disk_space`): the request sends only the objects they touch, each whole as read with the managed keys changed.","items":{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"type":"string","pattern":"^(resources|permissions|php|php_fpm)\\.."},"before":true,"after":{"type":["number","boolean","string","null"]}}}},"clients":{"type":["integer","null"],"minimum":0,"description":"How many clients are on the plan; they keep their copied values (the panel copies a plan when it is assigned). null: the panel does not say."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["plan_id","leaving"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"plan_id":{"title":"a whole number","$ref":"#/$defs/id"},"leaving":{"type":"array","items":{"type":"string"},"description":"The clients on the plan when the plan was made that the same plan deletes or moves off (sorted): a saved plan is stale once who is on it differs."}}}}]}}};
 const schema56 = {"title":"a domain setting's dotted name","enum":["php_version","https.lets_encrypt","https.force","https.hsts","redirect"]};
 const schema38 = {"title":"a lowercase ASCII domain name","type":"string","pattern":"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"};
 const pattern4 = new RegExp("^[0-9]+\\.[0-9]+$", "u");
@@ -16,17 +16,27 @@ const pattern6 = new RegExp("^[0-9a-f]{64}$", "u");
 const pattern8 = new RegExp("^sha256:[0-9a-f]{64}$", "u");
 const pattern13 = new RegExp("^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$", "u");
 const func1 = require("ajv/dist/runtime/ucs2length").default;
-const schema32 = {"title":"a change","description":"One call to the panel and why. `request` is exactly what apply sends; a domain's `id_user` (and a subdomain's `id_parent_domain`) is null there until its client (its parent) is created in the same run.","type":"object","required":["id","action","type","name","reason","depends_on","request"],"properties":{"action":{"title":"\"create\", \"update\" or \"delete\"","enum":["create","update","delete"]},"type":{"title":"\"client\", \"domain\", \"dns_zone\" or \"hosting_plan\"","enum":["client","domain","dns_zone","hosting_plan"]},"reason":{"type":"string","description":"Why the change is in the plan, for people."},"depends_on":{"type":"array","description":"The changes that must succeed first (listed before this one).","items":{"$ref":"#/$defs/changeId"}},"request":{"type":"object","description":"The HTTP call: method, path relative to panel_url, JSON body (null for a DELETE).","additionalProperties":false,"required":["method","path","body"],"properties":{"method":{"enum":["POST","PUT","DELETE"]},"path":{"type":"string"},"body":{"type":["object","null"]}}}},"allOf":[{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":[],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"hosting_plan":{"type":"object","description":"The hosting plan, resolved by name to its id when the plan was made; absent: the panel's default resources.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"type":["integer","null"],"minimum":1,"description":"The plan's id; null for a plan the same run creates (the change then depends on its create; the id comes from its answer)."}}},"email":{"type":"string"},"suspended":{"type":"boolean"},"language":{"type":"string"},"send_login_credentials":{"type":"boolean","description":"Whether the panel mails the new client its login (the request's `send_login_credentials`); absent in files of format 2.3 or older."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The fields that differ: the request sends only these.","items":{"type":"object","additionalProperties":false,"required":["field","before","after"],"description":"A managed field that differs, in the manifest's terms: `plan` by name (null: none), `email` (null: none), `suspended`, `language` (null: none).","properties":{"field":{"enum":["plan","email","suspended","language"]},"before":{"type":["string","boolean","null"]},"after":{"type":["string","boolean"]}}}},"hosting_plan":{"type":"object","description":"The hosting plan it moves to, when `plan` is among the fields.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"type":["integer","null"],"minimum":1,"description":"The plan's id; null for a plan the same run creates (the change then depends on its create; the id comes from its answer)."}}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","domains","domain_names"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"domains":{"type":["integer","null"],"minimum":0,"description":"How many of its domains go with it (system domains not counted): the panel deletes them with the client, and its mail, databases and files. null when the panel cannot list domains: then how many is unknown, and apply needs --allow-mass-delete."},"domain_names":{"type":["array","null"],"items":{"type":"string"},"description":"The domains that go with it, sorted (null when the panel cannot list them): a saved plan is stale once they differ."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["client","client_id"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number or null","description":"The owner's id when it exists already; null when it is created in the same run.","type":["integer","null"],"minimum":1},"parent":{"$ref":"#/$defs/domain"},"parent_domain":{"type":"object","description":"The domain it is a subdomain of (the nearest enclosing domain of the same client): the request's `id_parent_domain`. Absent: a top-level domain.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"$ref":"#/$defs/domain"},"id":{"type":["integer","null"],"minimum":1,"description":"The parent's id on the panel; null for a parent the same run creates (the change then depends on its create; the id comes from its answer, and the request's `id_parent_domain` is null until then)."}}},"settings":{"$ref":"#/$defs/settingValues","description":"The settings the manifest gives, sent in the same POST."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["domain_id","client","client_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"domain_id":{"title":"a whole number","$ref":"#/$defs/id"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The owner's id on the panel.","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The settings that differ. The request sends only the top-level keys they touch (`php_version`, `security`, `target`), each nested object whole: as read, with the managed keys changed.","items":{"$ref":"#/$defs/settingChange"}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["domain_id","client","client_id","subdomains"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"domain_id":{"title":"a whole number","$ref":"#/$defs/id"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"subdomains":{"type":"array","items":{"type":"string"},"description":"Its subdomains on the panel (same owner), sorted, each deleted first by this plan: a saved plan is stale once they differ."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"dns_zone"}}},"then":{"additionalProperties":false,"required":["client","domain_id","records","prune","keep","makes_custom","zone_digest"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"client":{"$ref":"#/$defs/username"},"domain_id":{"type":["integer","null"],"minimum":1,"description":"The domain's id; null when the domain is created in the same run (its zone is read after its POST, and the request's id and records are known after apply)."},"records":{"type":"array","items":{"$ref":"#/$defs/recordOp"},"description":"The record changes; for a new domain, its records as adds."},"prune":{"type":"boolean","description":"Unlisted records go (except `keep` matches, and the apex NS records unless the manifest lists some)."},"keep":{"type":"array","items":{"type":"string"}},"makes_custom":{"type":"boolean","description":"The zone is not custom yet: this PUT makes it custom (the panel stops regenerating its default records)."},"zone_digest":{"type":["string","null"],"pattern":"^sha256:[0-9a-f]{64}$","description":"sha256 over the zone as the plan read it (SOA, DKIM record, records); apply reads the zone again and sends nothing to it when it differs. null for a new domain."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["objects"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"objects":{"$ref":"#/$defs/planObjects"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["plan_id","fields","clients"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"plan_id":{"title":"a whole number","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The managed keys that differ (`resources.disk_space`): the request sends only the objects they touch, each whole as read with the managed keys changed.","items":{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"type":"string","pattern":"^(resources|permissions|php|php_fpm)\\.."},"before":true,"after":{"type":["number","boolean","string","null"]}}}},"clients":{"type":["integer","null"],"minimum":0,"description":"How many clients are on the plan; they keep their copied values (the panel copies a plan when it is assigned). null: the panel does not say."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["plan_id","leaving"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"plan_id":{"title":"a whole number","$ref":"#/$defs/id"},"leaving":{"type":"array","items":{"type":"string"},"description":"The clients on the plan when the plan was made that the same plan deletes or moves off (sorted): a saved plan is stale once who is on it differs."}}}}]};
+const schema32 = {"title":"a change","description":"One call to the panel and why. `request` is exactly what apply sends; a domain's `id_user` (and a subdomain's `id_parent_domain`) is null there until its client (its parent) is created in the same run.","type":"object","required":["id","action","type","name","reason","depends_on","request"],"properties":{"action":{"title":"\"create\", \"update\" or \"delete\"","enum":["create","update","delete"]},"type":{"title":"\"client\", \"domain\", \"dns_zone\", \"mailbox\", \"database\", \"ftp_user\" or \"hosting_plan\"","enum":["client","domain","dns_zone","mailbox","database","ftp_user","hosting_plan"]},"reason":{"type":"string","description":"Why the change is in the plan, for people."},"depends_on":{"type":"array","description":"The changes that must succeed first (listed before this one).","items":{"$ref":"#/$defs/changeId"}},"request":{"type":"object","description":"The HTTP call: method, path relative to panel_url, JSON body (null for a DELETE).","additionalProperties":false,"required":["method","path","body"],"properties":{"method":{"enum":["POST","PUT","DELETE"]},"path":{"type":"string"},"body":{"type":["object","null"]}}}},"allOf":[{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":[],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"hosting_plan":{"type":"object","description":"The hosting plan, resolved by name to its id when the plan was made; absent: the panel's default resources.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"type":["integer","null"],"minimum":1,"description":"The plan's id; null for a plan the same run creates (the change then depends on its create; the id comes from its answer)."}}},"email":{"type":"string"},"suspended":{"type":"boolean"},"language":{"type":"string"},"send_login_credentials":{"type":"boolean","description":"Whether the panel mails the new client its login (the request's `send_login_credentials`); absent in files of format 2.3 or older."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The fields that differ: the request sends only these.","items":{"type":"object","additionalProperties":false,"required":["field","before","after"],"description":"A managed field that differs, in the manifest's terms: `plan` by name (null: none), `email` (null: none), `suspended`, `language` (null: none).","properties":{"field":{"enum":["plan","email","suspended","language"]},"before":{"type":["string","boolean","null"]},"after":{"type":["string","boolean"]}}}},"hosting_plan":{"type":"object","description":"The hosting plan it moves to, when `plan` is among the fields.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"type":["integer","null"],"minimum":1,"description":"The plan's id; null for a plan the same run creates (the change then depends on its create; the id comes from its answer)."}}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","domains","domain_names"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"domains":{"type":["integer","null"],"minimum":0,"description":"How many of its domains go with it (system domains not counted): the panel deletes them with the client, and its mail, databases and files. null when the panel cannot list domains: then how many is unknown, and apply needs --allow-mass-delete."},"domain_names":{"type":["array","null"],"items":{"type":"string"},"description":"The domains that go with it, sorted (null when the panel cannot list them): a saved plan is stale once they differ."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["client","client_id"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number or null","description":"The owner's id when it exists already; null when it is created in the same run.","type":["integer","null"],"minimum":1},"parent":{"$ref":"#/$defs/domain"},"parent_domain":{"type":"object","description":"The domain it is a subdomain of (the nearest enclosing domain of the same client): the request's `id_parent_domain`. Absent: a top-level domain.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"$ref":"#/$defs/domain"},"id":{"type":["integer","null"],"minimum":1,"description":"The parent's id on the panel; null for a parent the same run creates (the change then depends on its create; the id comes from its answer, and the request's `id_parent_domain` is null until then)."}}},"settings":{"$ref":"#/$defs/settingValues","description":"The settings the manifest gives, sent in the same POST."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["domain_id","client","client_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"domain_id":{"title":"a whole number","$ref":"#/$defs/id"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The owner's id on the panel.","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The settings that differ. The request sends only the top-level keys they touch (`php_version`, `security`, `target`), each nested object whole: as read, with the managed keys changed.","items":{"$ref":"#/$defs/settingChange"}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["domain_id","client","client_id","subdomains"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"domain_id":{"title":"a whole number","$ref":"#/$defs/id"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"subdomains":{"type":"array","items":{"type":"string"},"description":"Its subdomains on the panel (same owner), sorted, each deleted first by this plan: a saved plan is stale once they differ."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"dns_zone"}}},"then":{"additionalProperties":false,"required":["client","domain_id","records","prune","keep","makes_custom","zone_digest"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"client":{"$ref":"#/$defs/username"},"domain_id":{"type":["integer","null"],"minimum":1,"description":"The domain's id; null when the domain is created in the same run (its zone is read after its POST, and the request's id and records are known after apply)."},"records":{"type":"array","items":{"$ref":"#/$defs/recordOp"},"description":"The record changes; for a new domain, its records as adds."},"prune":{"type":"boolean","description":"Unlisted records go (except `keep` matches, and the apex NS records unless the manifest lists some)."},"keep":{"type":"array","items":{"type":"string"}},"makes_custom":{"type":"boolean","description":"The zone is not custom yet: this PUT makes it custom (the panel stops regenerating its default records)."},"zone_digest":{"type":["string","null"],"pattern":"^sha256:[0-9a-f]{64}$","description":"sha256 over the zone as the plan read it (SOA, DKIM record, records); apply reads the zone again and sends nothing to it when it differs. null for a new domain."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"mailbox"}}},"then":{"additionalProperties":false,"required":["client","client_id","domain","values"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/mailboxAddress"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number or null","description":"The owner's id when it exists already; null when it is created in the same run.","type":["integer","null"],"minimum":1},"domain":{"$ref":"#/$defs/domain"},"values":{"$ref":"#/$defs/mailboxValues","description":"The fields the manifest gives, sent in the same POST (the password made here is added when it is sent, never written here)."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"mailbox"}}},"then":{"additionalProperties":false,"required":["client","mailbox_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/mailboxAddress"},"client":{"$ref":"#/$defs/username"},"mailbox_id":{"$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The fields that differ; the PUT sends only them.","items":{"$ref":"#/$defs/mailboxFieldChange"}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"mailbox"}}},"then":{"additionalProperties":false,"required":["client","mailbox_id","destroys_data"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/mailboxAddress"},"client":{"$ref":"#/$defs/username"},"mailbox_id":{"$ref":"#/$defs/id"},"destroys_data":{"const":true,"description":"A mailbox's delete destroys the mail stored in it."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"database"}}},"then":{"additionalProperties":false,"required":["client","client_id","user","values"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/databaseName"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number or null","description":"The owner's id when it exists already; null when it is created in the same run.","type":["integer","null"],"minimum":1},"user":{"title":"a database user","type":"string","pattern":"^[a-z0-9_]{1,32}$"},"values":{"$ref":"#/$defs/databaseValues","description":"The fields the manifest gives, sent in the same POST (the password made here is added when it is sent, never written here)."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"database"}}},"then":{"additionalProperties":false,"required":["client","database_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/databaseName"},"client":{"$ref":"#/$defs/username"},"database_id":{"$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The fields that differ; the PUT sends only them.","items":{"$ref":"#/$defs/databaseFieldChange"}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"database"}}},"then":{"additionalProperties":false,"required":["client","database_id","destroys_data"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/databaseName"},"client":{"$ref":"#/$defs/username"},"database_id":{"$ref":"#/$defs/id"},"destroys_data":{"const":true,"description":"A database's delete destroys the data stored in it."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"ftp_user"}}},"then":{"additionalProperties":false,"required":["client","client_id","values"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/ftpUserName"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number or null","description":"The owner's id when it exists already; null when it is created in the same run.","type":["integer","null"],"minimum":1},"values":{"$ref":"#/$defs/ftpUserValues","description":"The fields sent in the same POST (the password made here is added when it is sent, never written here)."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"ftp_user"}}},"then":{"additionalProperties":false,"required":["client","ftp_user_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/ftpUserName"},"client":{"$ref":"#/$defs/username"},"ftp_user_id":{"$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The fields that differ; the PUT sends only them.","items":{"$ref":"#/$defs/ftpUserFieldChange"}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"ftp_user"}}},"then":{"additionalProperties":false,"required":["client","ftp_user_id"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/ftpUserName"},"client":{"$ref":"#/$defs/username"},"ftp_user_id":{"$ref":"#/$defs/id"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["objects"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"objects":{"$ref":"#/$defs/planObjects"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["plan_id","fields","clients"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"plan_id":{"title":"a whole number","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The managed keys that differ (`resources.disk_space`): the request sends only the objects they touch, each whole as read with the managed keys changed.","items":{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"type":"string","pattern":"^(resources|permissions|php|php_fpm)\\.."},"before":true,"after":{"type":["number","boolean","string","null"]}}}},"clients":{"type":["integer","null"],"minimum":0,"description":"How many clients are on the plan; they keep their copied values (the panel copies a plan when it is assigned). null: the panel does not say."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["plan_id","leaving"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"plan_id":{"title":"a whole number","$ref":"#/$defs/id"},"leaving":{"type":"array","items":{"type":"string"},"description":"The clients on the plan when the plan was made that the same plan deletes or moves off (sorted): a saved plan is stale once who is on it differs."}}}}]};
 const schema33 = {"title":"a valid username","type":"string","pattern":"^[a-z][a-z0-9_-]*$"};
 const schema35 = {"title":"a whole number","type":"integer","minimum":1};
 const schema63 = {"type":"object","additionalProperties":false,"required":["op","host","type","value","ttl"],"description":"One record's change: `add`, `remove` (with the TTL it has), or `update` of its TTL (`ttl_before`). Host relative to the zone (`@` its apex), type upper-case.","properties":{"op":{"enum":["add","remove","update"]},"host":{"type":"string"},"type":{"type":"string"},"value":{"type":"string"},"ttl":{"type":"integer","minimum":0},"ttl_before":{"type":"integer","minimum":0}}};
-const schema64 = {"title":"a hosting plan's name","type":"string","minLength":1};
-const schema65 = {"type":"object","additionalProperties":false,"description":"The plan's managed keys by object, in the panel's own names and values.","properties":{"resources":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}},"permissions":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}},"php":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}},"php_fpm":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}}}};
-const schema70 = {"title":"a change id","type":"string","pattern":"^(client|domain|dns_zone|hosting_plan):."};
+const schema64 = {"title":"a mailbox address in lowercase ASCII","type":"string","pattern":"^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"};
+const schema81 = {"title":"a database name","type":"string","pattern":"^[a-z0-9_]{1,64}$"};
+const schema94 = {"title":"an FTP user name","type":"string","pattern":"^[a-z0-9][a-z0-9._-]{0,63}$"};
+const schema96 = {"type":"object","additionalProperties":false,"required":["home"],"description":"An FTP user's fields in the manifest's names: its home from the client's home (/www when the manifest gives none), its description.","properties":{"home":{"type":"string","pattern":"^/(www|files)(/.*)?$"},"description":{"type":"string"}}};
+const schema100 = {"oneOf":[{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"home"},"before":{"type":"string"},"after":{"type":"string"}}},{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"description"},"before":{"type":"string"},"after":{"type":"string"}}}]};
+const schema104 = {"title":"a hosting plan's name","type":"string","minLength":1};
+const schema105 = {"type":"object","additionalProperties":false,"description":"The plan's managed keys by object, in the panel's own names and values.","properties":{"resources":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}},"permissions":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}},"php":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}},"php_fpm":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}}}};
+const schema110 = {"title":"a change id","type":"string","pattern":"^(client|domain|dns_zone|mailbox|database|ftp_user|hosting_plan):."};
 const func3 = Object.prototype.hasOwnProperty;
 const pattern10 = new RegExp("^[a-z][a-z0-9_-]*$", "u");
-const pattern26 = new RegExp("^(resources|permissions|php|php_fpm)\\..", "u");
-const pattern27 = new RegExp("^(client|domain|dns_zone|hosting_plan):.", "u");
+const pattern26 = new RegExp("^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$", "u");
+const pattern39 = new RegExp("^[a-z0-9_]{1,64}$", "u");
+const pattern41 = new RegExp("^[a-z0-9_]{1,32}$", "u");
+const pattern46 = new RegExp("^[a-z0-9][a-z0-9._-]{0,63}$", "u");
+const pattern48 = new RegExp("^/(www|files)(/.*)?$", "u");
+const pattern53 = new RegExp("^(resources|permissions|php|php_fpm)\\..", "u");
+const pattern54 = new RegExp("^(client|domain|dns_zone|mailbox|database|ftp_user|hosting_plan):.", "u");
 const schema42 = {"title":"settings by their dotted names","description":"In the manifest's terms: `php_version` a version or \"default\", `https.lets_encrypt` and `https.force` booleans, `https.hsts` and `redirect` false (off) or an object.","type":"object","additionalProperties":false,"minProperties":1,"properties":{"php_version":{"$ref":"#/$defs/phpVersion"},"https.lets_encrypt":{"type":"boolean"},"https.force":{"type":"boolean"},"https.hsts":{"oneOf":[{"const":false},{"$ref":"#/$defs/hsts"}]},"redirect":{"oneOf":[{"const":false},{"$ref":"#/$defs/redirect"}]}}};
 const schema43 = {"title":"a PHP version","description":"MAJOR.MINOR, or \"default\": the panel's default.","type":"string","pattern":"^([0-9]{1,3}\\.[0-9]{1,3}|default)$"};
 const schema44 = {"title":"HSTS on","description":"What a manifest may give (a create's `settings`, an update's `after`): max_age 0 or more.","type":"object","additionalProperties":false,"required":["max_age","include_subdomains","preload"],"properties":{"max_age":{"title":"0 or more","type":"integer","minimum":0},"include_subdomains":{"type":"boolean"},"preload":{"type":"boolean"}}};
@@ -1353,6 +1363,1413 @@ validate24.errors = vErrors;
 return errors === 0;
 }
 validate24.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+const schema67 = {"type":"object","additionalProperties":false,"description":"A mailbox's fields in the manifest's names and terms: quota in bytes (0: unlimited), aliases and forwardings as whole addresses in lowercase ASCII.","properties":{"quota":{"type":"integer","minimum":0},"aliases":{"type":"array","items":{"$ref":"#/$defs/mailboxAddress"}},"forwardings":{"type":"array","items":{"$ref":"#/$defs/mailboxAddress"}},"keep_copies":{"type":"boolean"},"catch_all":{"type":"boolean"},"description":{"type":"string"}}};
+
+function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate26.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+if(!((((((key0 === "quota") || (key0 === "aliases")) || (key0 === "forwardings")) || (key0 === "keep_copies")) || (key0 === "catch_all")) || (key0 === "description"))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema67,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.quota !== undefined){
+let data0 = data.quota;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+const err1 = {instancePath:instancePath+"/quota",schemaPath:"#/properties/quota/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema67.properties.quota.type,parentSchema:schema67.properties.quota,data:data0};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 < 0 || isNaN(data0)){
+const err2 = {instancePath:instancePath+"/quota",schemaPath:"#/properties/quota/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema67.properties.quota,data:data0};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+}
+if(data.aliases !== undefined){
+let data1 = data.aliases;
+if(Array.isArray(data1)){
+const len0 = data1.length;
+for(let i0=0; i0<len0; i0++){
+let data2 = data1[i0];
+if(typeof data2 === "string"){
+if(!pattern26.test(data2)){
+const err3 = {instancePath:instancePath+"/aliases/" + i0,schemaPath:"#/$defs/mailboxAddress/pattern",keyword:"pattern",params:{pattern: "^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema64,data:data2};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+else {
+const err4 = {instancePath:instancePath+"/aliases/" + i0,schemaPath:"#/$defs/mailboxAddress/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema64.type,parentSchema:schema64,data:data2};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+}
+else {
+const err5 = {instancePath:instancePath+"/aliases",schemaPath:"#/properties/aliases/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema67.properties.aliases.type,parentSchema:schema67.properties.aliases,data:data1};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.forwardings !== undefined){
+let data3 = data.forwardings;
+if(Array.isArray(data3)){
+const len1 = data3.length;
+for(let i1=0; i1<len1; i1++){
+let data4 = data3[i1];
+if(typeof data4 === "string"){
+if(!pattern26.test(data4)){
+const err6 = {instancePath:instancePath+"/forwardings/" + i1,schemaPath:"#/$defs/mailboxAddress/pattern",keyword:"pattern",params:{pattern: "^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema64,data:data4};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+else {
+const err7 = {instancePath:instancePath+"/forwardings/" + i1,schemaPath:"#/$defs/mailboxAddress/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema64.type,parentSchema:schema64,data:data4};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+}
+else {
+const err8 = {instancePath:instancePath+"/forwardings",schemaPath:"#/properties/forwardings/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema67.properties.forwardings.type,parentSchema:schema67.properties.forwardings,data:data3};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.keep_copies !== undefined){
+let data5 = data.keep_copies;
+if(typeof data5 !== "boolean"){
+const err9 = {instancePath:instancePath+"/keep_copies",schemaPath:"#/properties/keep_copies/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema67.properties.keep_copies.type,parentSchema:schema67.properties.keep_copies,data:data5};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data.catch_all !== undefined){
+let data6 = data.catch_all;
+if(typeof data6 !== "boolean"){
+const err10 = {instancePath:instancePath+"/catch_all",schemaPath:"#/properties/catch_all/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema67.properties.catch_all.type,parentSchema:schema67.properties.catch_all,data:data6};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.description !== undefined){
+let data7 = data.description;
+if(typeof data7 !== "string"){
+const err11 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema67.properties.description.type,parentSchema:schema67.properties.description,data:data7};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+else {
+const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema67.type,parentSchema:schema67,data};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+validate26.errors = vErrors;
+return errors === 0;
+}
+validate26.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+const schema73 = {"description":"One field that differs, in the manifest's names and terms (`quota` in bytes; `aliases` and `forwardings` whole lists, sorted).","oneOf":[{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"quota"},"before":{"type":"integer","minimum":0},"after":{"type":"integer","minimum":0}}},{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"aliases"},"before":{"type":"array","items":{"$ref":"#/$defs/mailboxAddress"}},"after":{"type":"array","items":{"$ref":"#/$defs/mailboxAddress"}}}},{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"forwardings"},"before":{"type":"array","items":{"$ref":"#/$defs/mailboxAddress"}},"after":{"type":"array","items":{"$ref":"#/$defs/mailboxAddress"}}}},{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"keep_copies"},"before":{"type":"boolean"},"after":{"type":"boolean"}}},{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"catch_all"},"before":{"type":"boolean"},"after":{"type":"boolean"}}},{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"description"},"before":{"type":"string"},"after":{"type":"string"}}}]};
+
+function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate28.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+const _errs0 = errors;
+let valid0 = false;
+let passing0 = null;
+const _errs1 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.field === undefined){
+const err0 = {instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: "field"},message:"must have required property '"+"field"+"'",schema:schema73.oneOf[0].required,parentSchema:schema73.oneOf[0],data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.before === undefined){
+const err1 = {instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: "before"},message:"must have required property '"+"before"+"'",schema:schema73.oneOf[0].required,parentSchema:schema73.oneOf[0],data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.after === undefined){
+const err2 = {instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: "after"},message:"must have required property '"+"after"+"'",schema:schema73.oneOf[0].required,parentSchema:schema73.oneOf[0],data};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(((key0 === "field") || (key0 === "before")) || (key0 === "after"))){
+const err3 = {instancePath,schemaPath:"#/oneOf/0/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema73.oneOf[0],data};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.field !== undefined){
+let data0 = data.field;
+if("quota" !== data0){
+const err4 = {instancePath:instancePath+"/field",schemaPath:"#/oneOf/0/properties/field/const",keyword:"const",params:{allowedValue: "quota"},message:"must be equal to constant",schema:"quota",parentSchema:schema73.oneOf[0].properties.field,data:data0};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.before !== undefined){
+let data1 = data.before;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+const err5 = {instancePath:instancePath+"/before",schemaPath:"#/oneOf/0/properties/before/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema73.oneOf[0].properties.before.type,parentSchema:schema73.oneOf[0].properties.before,data:data1};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 < 0 || isNaN(data1)){
+const err6 = {instancePath:instancePath+"/before",schemaPath:"#/oneOf/0/properties/before/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema73.oneOf[0].properties.before,data:data1};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+}
+if(data.after !== undefined){
+let data2 = data.after;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+const err7 = {instancePath:instancePath+"/after",schemaPath:"#/oneOf/0/properties/after/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema73.oneOf[0].properties.after.type,parentSchema:schema73.oneOf[0].properties.after,data:data2};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 < 0 || isNaN(data2)){
+const err8 = {instancePath:instancePath+"/after",schemaPath:"#/oneOf/0/properties/after/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema73.oneOf[0].properties.after,data:data2};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err9 = {instancePath,schemaPath:"#/oneOf/0/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema73.oneOf[0].type,parentSchema:schema73.oneOf[0],data};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+var _valid0 = _errs1 === errors;
+if(_valid0){
+valid0 = true;
+passing0 = 0;
+var props0 = true;
+}
+const _errs9 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.field === undefined){
+const err10 = {instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: "field"},message:"must have required property '"+"field"+"'",schema:schema73.oneOf[1].required,parentSchema:schema73.oneOf[1],data};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if(data.before === undefined){
+const err11 = {instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: "before"},message:"must have required property '"+"before"+"'",schema:schema73.oneOf[1].required,parentSchema:schema73.oneOf[1],data};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if(data.after === undefined){
+const err12 = {instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: "after"},message:"must have required property '"+"after"+"'",schema:schema73.oneOf[1].required,parentSchema:schema73.oneOf[1],data};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+for(const key1 in data){
+if(!(((key1 === "field") || (key1 === "before")) || (key1 === "after"))){
+const err13 = {instancePath,schemaPath:"#/oneOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema73.oneOf[1],data};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data.field !== undefined){
+let data3 = data.field;
+if("aliases" !== data3){
+const err14 = {instancePath:instancePath+"/field",schemaPath:"#/oneOf/1/properties/field/const",keyword:"const",params:{allowedValue: "aliases"},message:"must be equal to constant",schema:"aliases",parentSchema:schema73.oneOf[1].properties.field,data:data3};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data.before !== undefined){
+let data4 = data.before;
+if(Array.isArray(data4)){
+const len0 = data4.length;
+for(let i0=0; i0<len0; i0++){
+let data5 = data4[i0];
+if(typeof data5 === "string"){
+if(!pattern26.test(data5)){
+const err15 = {instancePath:instancePath+"/before/" + i0,schemaPath:"#/$defs/mailboxAddress/pattern",keyword:"pattern",params:{pattern: "^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema64,data:data5};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+else {
+const err16 = {instancePath:instancePath+"/before/" + i0,schemaPath:"#/$defs/mailboxAddress/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema64.type,parentSchema:schema64,data:data5};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+}
+else {
+const err17 = {instancePath:instancePath+"/before",schemaPath:"#/oneOf/1/properties/before/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema73.oneOf[1].properties.before.type,parentSchema:schema73.oneOf[1].properties.before,data:data4};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data.after !== undefined){
+let data6 = data.after;
+if(Array.isArray(data6)){
+const len1 = data6.length;
+for(let i1=0; i1<len1; i1++){
+let data7 = data6[i1];
+if(typeof data7 === "string"){
+if(!pattern26.test(data7)){
+const err18 = {instancePath:instancePath+"/after/" + i1,schemaPath:"#/$defs/mailboxAddress/pattern",keyword:"pattern",params:{pattern: "^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema64,data:data7};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+else {
+const err19 = {instancePath:instancePath+"/after/" + i1,schemaPath:"#/$defs/mailboxAddress/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema64.type,parentSchema:schema64,data:data7};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+}
+else {
+const err20 = {instancePath:instancePath+"/after",schemaPath:"#/oneOf/1/properties/after/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema73.oneOf[1].properties.after.type,parentSchema:schema73.oneOf[1].properties.after,data:data6};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+}
+else {
+const err21 = {instancePath,schemaPath:"#/oneOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema73.oneOf[1].type,parentSchema:schema73.oneOf[1],data};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+var _valid0 = _errs9 === errors;
+if(_valid0 && valid0){
+valid0 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid0){
+valid0 = true;
+passing0 = 1;
+if(props0 !== true){
+props0 = true;
+}
+}
+const _errs23 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.field === undefined){
+const err22 = {instancePath,schemaPath:"#/oneOf/2/required",keyword:"required",params:{missingProperty: "field"},message:"must have required property '"+"field"+"'",schema:schema73.oneOf[2].required,parentSchema:schema73.oneOf[2],data};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+if(data.before === undefined){
+const err23 = {instancePath,schemaPath:"#/oneOf/2/required",keyword:"required",params:{missingProperty: "before"},message:"must have required property '"+"before"+"'",schema:schema73.oneOf[2].required,parentSchema:schema73.oneOf[2],data};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+if(data.after === undefined){
+const err24 = {instancePath,schemaPath:"#/oneOf/2/required",keyword:"required",params:{missingProperty: "after"},message:"must have required property '"+"after"+"'",schema:schema73.oneOf[2].required,parentSchema:schema73.oneOf[2],data};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+for(const key2 in data){
+if(!(((key2 === "field") || (key2 === "before")) || (key2 === "after"))){
+const err25 = {instancePath,schemaPath:"#/oneOf/2/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema73.oneOf[2],data};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+if(data.field !== undefined){
+let data8 = data.field;
+if("forwardings" !== data8){
+const err26 = {instancePath:instancePath+"/field",schemaPath:"#/oneOf/2/properties/field/const",keyword:"const",params:{allowedValue: "forwardings"},message:"must be equal to constant",schema:"forwardings",parentSchema:schema73.oneOf[2].properties.field,data:data8};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+if(data.before !== undefined){
+let data9 = data.before;
+if(Array.isArray(data9)){
+const len2 = data9.length;
+for(let i2=0; i2<len2; i2++){
+let data10 = data9[i2];
+if(typeof data10 === "string"){
+if(!pattern26.test(data10)){
+const err27 = {instancePath:instancePath+"/before/" + i2,schemaPath:"#/$defs/mailboxAddress/pattern",keyword:"pattern",params:{pattern: "^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema64,data:data10};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+else {
+const err28 = {instancePath:instancePath+"/before/" + i2,schemaPath:"#/$defs/mailboxAddress/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema64.type,parentSchema:schema64,data:data10};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+}
+else {
+const err29 = {instancePath:instancePath+"/before",schemaPath:"#/oneOf/2/properties/before/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema73.oneOf[2].properties.before.type,parentSchema:schema73.oneOf[2].properties.before,data:data9};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+if(data.after !== undefined){
+let data11 = data.after;
+if(Array.isArray(data11)){
+const len3 = data11.length;
+for(let i3=0; i3<len3; i3++){
+let data12 = data11[i3];
+if(typeof data12 === "string"){
+if(!pattern26.test(data12)){
+const err30 = {instancePath:instancePath+"/after/" + i3,schemaPath:"#/$defs/mailboxAddress/pattern",keyword:"pattern",params:{pattern: "^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema64,data:data12};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+else {
+const err31 = {instancePath:instancePath+"/after/" + i3,schemaPath:"#/$defs/mailboxAddress/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema64.type,parentSchema:schema64,data:data12};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+}
+else {
+const err32 = {instancePath:instancePath+"/after",schemaPath:"#/oneOf/2/properties/after/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema73.oneOf[2].properties.after.type,parentSchema:schema73.oneOf[2].properties.after,data:data11};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+}
+else {
+const err33 = {instancePath,schemaPath:"#/oneOf/2/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema73.oneOf[2].type,parentSchema:schema73.oneOf[2],data};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+var _valid0 = _errs23 === errors;
+if(_valid0 && valid0){
+valid0 = false;
+passing0 = [passing0, 2];
+}
+else {
+if(_valid0){
+valid0 = true;
+passing0 = 2;
+if(props0 !== true){
+props0 = true;
+}
+}
+const _errs37 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.field === undefined){
+const err34 = {instancePath,schemaPath:"#/oneOf/3/required",keyword:"required",params:{missingProperty: "field"},message:"must have required property '"+"field"+"'",schema:schema73.oneOf[3].required,parentSchema:schema73.oneOf[3],data};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+if(data.before === undefined){
+const err35 = {instancePath,schemaPath:"#/oneOf/3/required",keyword:"required",params:{missingProperty: "before"},message:"must have required property '"+"before"+"'",schema:schema73.oneOf[3].required,parentSchema:schema73.oneOf[3],data};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+if(data.after === undefined){
+const err36 = {instancePath,schemaPath:"#/oneOf/3/required",keyword:"required",params:{missingProperty: "after"},message:"must have required property '"+"after"+"'",schema:schema73.oneOf[3].required,parentSchema:schema73.oneOf[3],data};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+for(const key3 in data){
+if(!(((key3 === "field") || (key3 === "before")) || (key3 === "after"))){
+const err37 = {instancePath,schemaPath:"#/oneOf/3/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema73.oneOf[3],data};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+}
+if(data.field !== undefined){
+let data13 = data.field;
+if("keep_copies" !== data13){
+const err38 = {instancePath:instancePath+"/field",schemaPath:"#/oneOf/3/properties/field/const",keyword:"const",params:{allowedValue: "keep_copies"},message:"must be equal to constant",schema:"keep_copies",parentSchema:schema73.oneOf[3].properties.field,data:data13};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+if(data.before !== undefined){
+let data14 = data.before;
+if(typeof data14 !== "boolean"){
+const err39 = {instancePath:instancePath+"/before",schemaPath:"#/oneOf/3/properties/before/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema73.oneOf[3].properties.before.type,parentSchema:schema73.oneOf[3].properties.before,data:data14};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+}
+if(data.after !== undefined){
+let data15 = data.after;
+if(typeof data15 !== "boolean"){
+const err40 = {instancePath:instancePath+"/after",schemaPath:"#/oneOf/3/properties/after/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema73.oneOf[3].properties.after.type,parentSchema:schema73.oneOf[3].properties.after,data:data15};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+}
+}
+else {
+const err41 = {instancePath,schemaPath:"#/oneOf/3/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema73.oneOf[3].type,parentSchema:schema73.oneOf[3],data};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+var _valid0 = _errs37 === errors;
+if(_valid0 && valid0){
+valid0 = false;
+passing0 = [passing0, 3];
+}
+else {
+if(_valid0){
+valid0 = true;
+passing0 = 3;
+if(props0 !== true){
+props0 = true;
+}
+}
+const _errs45 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.field === undefined){
+const err42 = {instancePath,schemaPath:"#/oneOf/4/required",keyword:"required",params:{missingProperty: "field"},message:"must have required property '"+"field"+"'",schema:schema73.oneOf[4].required,parentSchema:schema73.oneOf[4],data};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+if(data.before === undefined){
+const err43 = {instancePath,schemaPath:"#/oneOf/4/required",keyword:"required",params:{missingProperty: "before"},message:"must have required property '"+"before"+"'",schema:schema73.oneOf[4].required,parentSchema:schema73.oneOf[4],data};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+if(data.after === undefined){
+const err44 = {instancePath,schemaPath:"#/oneOf/4/required",keyword:"required",params:{missingProperty: "after"},message:"must have required property '"+"after"+"'",schema:schema73.oneOf[4].required,parentSchema:schema73.oneOf[4],data};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+for(const key4 in data){
+if(!(((key4 === "field") || (key4 === "before")) || (key4 === "after"))){
+const err45 = {instancePath,schemaPath:"#/oneOf/4/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema73.oneOf[4],data};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+}
+if(data.field !== undefined){
+let data16 = data.field;
+if("catch_all" !== data16){
+const err46 = {instancePath:instancePath+"/field",schemaPath:"#/oneOf/4/properties/field/const",keyword:"const",params:{allowedValue: "catch_all"},message:"must be equal to constant",schema:"catch_all",parentSchema:schema73.oneOf[4].properties.field,data:data16};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+}
+if(data.before !== undefined){
+let data17 = data.before;
+if(typeof data17 !== "boolean"){
+const err47 = {instancePath:instancePath+"/before",schemaPath:"#/oneOf/4/properties/before/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema73.oneOf[4].properties.before.type,parentSchema:schema73.oneOf[4].properties.before,data:data17};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+}
+if(data.after !== undefined){
+let data18 = data.after;
+if(typeof data18 !== "boolean"){
+const err48 = {instancePath:instancePath+"/after",schemaPath:"#/oneOf/4/properties/after/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema73.oneOf[4].properties.after.type,parentSchema:schema73.oneOf[4].properties.after,data:data18};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+}
+}
+else {
+const err49 = {instancePath,schemaPath:"#/oneOf/4/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema73.oneOf[4].type,parentSchema:schema73.oneOf[4],data};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
+}
+var _valid0 = _errs45 === errors;
+if(_valid0 && valid0){
+valid0 = false;
+passing0 = [passing0, 4];
+}
+else {
+if(_valid0){
+valid0 = true;
+passing0 = 4;
+if(props0 !== true){
+props0 = true;
+}
+}
+const _errs53 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.field === undefined){
+const err50 = {instancePath,schemaPath:"#/oneOf/5/required",keyword:"required",params:{missingProperty: "field"},message:"must have required property '"+"field"+"'",schema:schema73.oneOf[5].required,parentSchema:schema73.oneOf[5],data};
+if(vErrors === null){
+vErrors = [err50];
+}
+else {
+vErrors.push(err50);
+}
+errors++;
+}
+if(data.before === undefined){
+const err51 = {instancePath,schemaPath:"#/oneOf/5/required",keyword:"required",params:{missingProperty: "before"},message:"must have required property '"+"before"+"'",schema:schema73.oneOf[5].required,parentSchema:schema73.oneOf[5],data};
+if(vErrors === null){
+vErrors = [err51];
+}
+else {
+vErrors.push(err51);
+}
+errors++;
+}
+if(data.after === undefined){
+const err52 = {instancePath,schemaPath:"#/oneOf/5/required",keyword:"required",params:{missingProperty: "after"},message:"must have required property '"+"after"+"'",schema:schema73.oneOf[5].required,parentSchema:schema73.oneOf[5],data};
+if(vErrors === null){
+vErrors = [err52];
+}
+else {
+vErrors.push(err52);
+}
+errors++;
+}
+for(const key5 in data){
+if(!(((key5 === "field") || (key5 === "before")) || (key5 === "after"))){
+const err53 = {instancePath,schemaPath:"#/oneOf/5/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties",schema:false,parentSchema:schema73.oneOf[5],data};
+if(vErrors === null){
+vErrors = [err53];
+}
+else {
+vErrors.push(err53);
+}
+errors++;
+}
+}
+if(data.field !== undefined){
+let data19 = data.field;
+if("description" !== data19){
+const err54 = {instancePath:instancePath+"/field",schemaPath:"#/oneOf/5/properties/field/const",keyword:"const",params:{allowedValue: "description"},message:"must be equal to constant",schema:"description",parentSchema:schema73.oneOf[5].properties.field,data:data19};
+if(vErrors === null){
+vErrors = [err54];
+}
+else {
+vErrors.push(err54);
+}
+errors++;
+}
+}
+if(data.before !== undefined){
+let data20 = data.before;
+if(typeof data20 !== "string"){
+const err55 = {instancePath:instancePath+"/before",schemaPath:"#/oneOf/5/properties/before/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema73.oneOf[5].properties.before.type,parentSchema:schema73.oneOf[5].properties.before,data:data20};
+if(vErrors === null){
+vErrors = [err55];
+}
+else {
+vErrors.push(err55);
+}
+errors++;
+}
+}
+if(data.after !== undefined){
+let data21 = data.after;
+if(typeof data21 !== "string"){
+const err56 = {instancePath:instancePath+"/after",schemaPath:"#/oneOf/5/properties/after/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema73.oneOf[5].properties.after.type,parentSchema:schema73.oneOf[5].properties.after,data:data21};
+if(vErrors === null){
+vErrors = [err56];
+}
+else {
+vErrors.push(err56);
+}
+errors++;
+}
+}
+}
+else {
+const err57 = {instancePath,schemaPath:"#/oneOf/5/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema73.oneOf[5].type,parentSchema:schema73.oneOf[5],data};
+if(vErrors === null){
+vErrors = [err57];
+}
+else {
+vErrors.push(err57);
+}
+errors++;
+}
+var _valid0 = _errs53 === errors;
+if(_valid0 && valid0){
+valid0 = false;
+passing0 = [passing0, 5];
+}
+else {
+if(_valid0){
+valid0 = true;
+passing0 = 5;
+if(props0 !== true){
+props0 = true;
+}
+}
+}
+}
+}
+}
+}
+if(!valid0){
+const err58 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema73.oneOf,parentSchema:schema73,data};
+if(vErrors === null){
+vErrors = [err58];
+}
+else {
+vErrors.push(err58);
+}
+errors++;
+}
+else {
+errors = _errs0;
+if(vErrors !== null){
+if(_errs0){
+vErrors.length = _errs0;
+}
+else {
+vErrors = null;
+}
+}
+}
+validate28.errors = vErrors;
+evaluated0.props = props0;
+return errors === 0;
+}
+validate28.evaluated = {"dynamicProps":true,"dynamicItems":false};
+
+const schema83 = {"type":"object","additionalProperties":false,"description":"A database's fields in the manifest's names and terms: remote_hosts sorted, each once ([]: local only).","properties":{"remote_hosts":{"type":"array","items":{"$ref":"#/$defs/remoteHost"}},"description":{"type":"string"}}};
+const schema84 = {"title":"a remote host in comparison form (an IP address, a CIDR network, a lowercase ASCII host name)","type":"string","minLength":1};
+
+function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate30.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+if(!((key0 === "remote_hosts") || (key0 === "description"))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema83,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.remote_hosts !== undefined){
+let data0 = data.remote_hosts;
+if(Array.isArray(data0)){
+const len0 = data0.length;
+for(let i0=0; i0<len0; i0++){
+let data1 = data0[i0];
+if(typeof data1 === "string"){
+if(func1(data1) < 1){
+const err1 = {instancePath:instancePath+"/remote_hosts/" + i0,schemaPath:"#/$defs/remoteHost/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema84,data:data1};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+else {
+const err2 = {instancePath:instancePath+"/remote_hosts/" + i0,schemaPath:"#/$defs/remoteHost/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema84.type,parentSchema:schema84,data:data1};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+}
+else {
+const err3 = {instancePath:instancePath+"/remote_hosts",schemaPath:"#/properties/remote_hosts/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema83.properties.remote_hosts.type,parentSchema:schema83.properties.remote_hosts,data:data0};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.description !== undefined){
+let data2 = data.description;
+if(typeof data2 !== "string"){
+const err4 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema83.properties.description.type,parentSchema:schema83.properties.description,data:data2};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+}
+else {
+const err5 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema83.type,parentSchema:schema83,data};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+validate30.errors = vErrors;
+return errors === 0;
+}
+validate30.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+const schema88 = {"description":"One field that differs, in the manifest's names and terms (`remote_hosts` whole lists, sorted).","oneOf":[{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"remote_hosts"},"before":{"type":"array","items":{"$ref":"#/$defs/remoteHost"}},"after":{"type":"array","items":{"$ref":"#/$defs/remoteHost"}}}},{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"description"},"before":{"type":"string"},"after":{"type":"string"}}}]};
+
+function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate32.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+const _errs0 = errors;
+let valid0 = false;
+let passing0 = null;
+const _errs1 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.field === undefined){
+const err0 = {instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: "field"},message:"must have required property '"+"field"+"'",schema:schema88.oneOf[0].required,parentSchema:schema88.oneOf[0],data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.before === undefined){
+const err1 = {instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: "before"},message:"must have required property '"+"before"+"'",schema:schema88.oneOf[0].required,parentSchema:schema88.oneOf[0],data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.after === undefined){
+const err2 = {instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: "after"},message:"must have required property '"+"after"+"'",schema:schema88.oneOf[0].required,parentSchema:schema88.oneOf[0],data};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(((key0 === "field") || (key0 === "before")) || (key0 === "after"))){
+const err3 = {instancePath,schemaPath:"#/oneOf/0/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema88.oneOf[0],data};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.field !== undefined){
+let data0 = data.field;
+if("remote_hosts" !== data0){
+const err4 = {instancePath:instancePath+"/field",schemaPath:"#/oneOf/0/properties/field/const",keyword:"const",params:{allowedValue: "remote_hosts"},message:"must be equal to constant",schema:"remote_hosts",parentSchema:schema88.oneOf[0].properties.field,data:data0};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.before !== undefined){
+let data1 = data.before;
+if(Array.isArray(data1)){
+const len0 = data1.length;
+for(let i0=0; i0<len0; i0++){
+let data2 = data1[i0];
+if(typeof data2 === "string"){
+if(func1(data2) < 1){
+const err5 = {instancePath:instancePath+"/before/" + i0,schemaPath:"#/$defs/remoteHost/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema84,data:data2};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+else {
+const err6 = {instancePath:instancePath+"/before/" + i0,schemaPath:"#/$defs/remoteHost/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema84.type,parentSchema:schema84,data:data2};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+}
+else {
+const err7 = {instancePath:instancePath+"/before",schemaPath:"#/oneOf/0/properties/before/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema88.oneOf[0].properties.before.type,parentSchema:schema88.oneOf[0].properties.before,data:data1};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.after !== undefined){
+let data3 = data.after;
+if(Array.isArray(data3)){
+const len1 = data3.length;
+for(let i1=0; i1<len1; i1++){
+let data4 = data3[i1];
+if(typeof data4 === "string"){
+if(func1(data4) < 1){
+const err8 = {instancePath:instancePath+"/after/" + i1,schemaPath:"#/$defs/remoteHost/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema84,data:data4};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+else {
+const err9 = {instancePath:instancePath+"/after/" + i1,schemaPath:"#/$defs/remoteHost/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema84.type,parentSchema:schema84,data:data4};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+}
+else {
+const err10 = {instancePath:instancePath+"/after",schemaPath:"#/oneOf/0/properties/after/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema88.oneOf[0].properties.after.type,parentSchema:schema88.oneOf[0].properties.after,data:data3};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+}
+else {
+const err11 = {instancePath,schemaPath:"#/oneOf/0/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema88.oneOf[0].type,parentSchema:schema88.oneOf[0],data};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+var _valid0 = _errs1 === errors;
+if(_valid0){
+valid0 = true;
+passing0 = 0;
+var props0 = true;
+}
+const _errs15 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.field === undefined){
+const err12 = {instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: "field"},message:"must have required property '"+"field"+"'",schema:schema88.oneOf[1].required,parentSchema:schema88.oneOf[1],data};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+if(data.before === undefined){
+const err13 = {instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: "before"},message:"must have required property '"+"before"+"'",schema:schema88.oneOf[1].required,parentSchema:schema88.oneOf[1],data};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+if(data.after === undefined){
+const err14 = {instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: "after"},message:"must have required property '"+"after"+"'",schema:schema88.oneOf[1].required,parentSchema:schema88.oneOf[1],data};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+for(const key1 in data){
+if(!(((key1 === "field") || (key1 === "before")) || (key1 === "after"))){
+const err15 = {instancePath,schemaPath:"#/oneOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema88.oneOf[1],data};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data.field !== undefined){
+let data5 = data.field;
+if("description" !== data5){
+const err16 = {instancePath:instancePath+"/field",schemaPath:"#/oneOf/1/properties/field/const",keyword:"const",params:{allowedValue: "description"},message:"must be equal to constant",schema:"description",parentSchema:schema88.oneOf[1].properties.field,data:data5};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data.before !== undefined){
+let data6 = data.before;
+if(typeof data6 !== "string"){
+const err17 = {instancePath:instancePath+"/before",schemaPath:"#/oneOf/1/properties/before/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema88.oneOf[1].properties.before.type,parentSchema:schema88.oneOf[1].properties.before,data:data6};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data.after !== undefined){
+let data7 = data.after;
+if(typeof data7 !== "string"){
+const err18 = {instancePath:instancePath+"/after",schemaPath:"#/oneOf/1/properties/after/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema88.oneOf[1].properties.after.type,parentSchema:schema88.oneOf[1].properties.after,data:data7};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+}
+else {
+const err19 = {instancePath,schemaPath:"#/oneOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema88.oneOf[1].type,parentSchema:schema88.oneOf[1],data};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+var _valid0 = _errs15 === errors;
+if(_valid0 && valid0){
+valid0 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid0){
+valid0 = true;
+passing0 = 1;
+if(props0 !== true){
+props0 = true;
+}
+}
+}
+if(!valid0){
+const err20 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema88.oneOf,parentSchema:schema88,data};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+else {
+errors = _errs0;
+if(vErrors !== null){
+if(_errs0){
+vErrors.length = _errs0;
+}
+else {
+vErrors = null;
+}
+}
+}
+validate32.errors = vErrors;
+evaluated0.props = props0;
+return errors === 0;
+}
+validate32.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
 function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -3775,7 +5192,7 @@ var valid60 = true;
 if(valid60){
 if(data.type !== undefined){
 const _errs207 = errors;
-if("hosting_plan" !== data.type){
+if("mailbox" !== data.type){
 const err172 = {};
 if(vErrors === null){
 vErrors = [err172];
@@ -3806,8 +5223,8 @@ vErrors = null;
 if(_valid7){
 const _errs208 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.objects === undefined){
-const err173 = {instancePath,schemaPath:"#/allOf/7/then/required",keyword:"required",params:{missingProperty: "objects"},message:"must have required property '"+"objects"+"'",schema:schema32.allOf[7].then.required,parentSchema:schema32.allOf[7].then,data};
+if(data.client === undefined){
+const err173 = {instancePath,schemaPath:"#/allOf/7/then/required",keyword:"required",params:{missingProperty: "client"},message:"must have required property '"+"client"+"'",schema:schema32.allOf[7].then.required,parentSchema:schema32.allOf[7].then,data};
 if(vErrors === null){
 vErrors = [err173];
 }
@@ -3816,9 +5233,8 @@ vErrors.push(err173);
 }
 errors++;
 }
-for(const key12 in data){
-if(!((((((((key12 === "id") || (key12 === "action")) || (key12 === "type")) || (key12 === "reason")) || (key12 === "depends_on")) || (key12 === "request")) || (key12 === "name")) || (key12 === "objects"))){
-const err174 = {instancePath,schemaPath:"#/allOf/7/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[7].then,data};
+if(data.client_id === undefined){
+const err174 = {instancePath,schemaPath:"#/allOf/7/then/required",keyword:"required",params:{missingProperty: "client_id"},message:"must have required property '"+"client_id"+"'",schema:schema32.allOf[7].then.required,parentSchema:schema32.allOf[7].then,data};
 if(vErrors === null){
 vErrors = [err174];
 }
@@ -3827,11 +5243,8 @@ vErrors.push(err174);
 }
 errors++;
 }
-}
-if(data.id !== undefined){
-let data82 = data.id;
-if(typeof data82 !== "string"){
-const err175 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/7/then/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[7].then.properties.id.type,parentSchema:schema32.allOf[7].then.properties.id,data:data82};
+if(data.domain === undefined){
+const err175 = {instancePath,schemaPath:"#/allOf/7/then/required",keyword:"required",params:{missingProperty: "domain"},message:"must have required property '"+"domain"+"'",schema:schema32.allOf[7].then.required,parentSchema:schema32.allOf[7].then,data};
 if(vErrors === null){
 vErrors = [err175];
 }
@@ -3840,12 +5253,8 @@ vErrors.push(err175);
 }
 errors++;
 }
-}
-if(data.name !== undefined){
-let data83 = data.name;
-if(typeof data83 === "string"){
-if(func1(data83) < 1){
-const err176 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/planName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema64,data:data83};
+if(data.values === undefined){
+const err176 = {instancePath,schemaPath:"#/allOf/7/then/required",keyword:"required",params:{missingProperty: "values"},message:"must have required property '"+"values"+"'",schema:schema32.allOf[7].then.required,parentSchema:schema32.allOf[7].then,data};
 if(vErrors === null){
 vErrors = [err176];
 }
@@ -3854,9 +5263,9 @@ vErrors.push(err176);
 }
 errors++;
 }
-}
-else {
-const err177 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/planName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema64.type,parentSchema:schema64,data:data83};
+for(const key12 in data){
+if(!(func3.call(schema32.allOf[7].then.properties, key12))){
+const err177 = {instancePath,schemaPath:"#/allOf/7/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[7].then,data};
 if(vErrors === null){
 vErrors = [err177];
 }
@@ -3866,12 +5275,10 @@ vErrors.push(err177);
 errors++;
 }
 }
-if(data.objects !== undefined){
-let data84 = data.objects;
-if(data84 && typeof data84 == "object" && !Array.isArray(data84)){
-for(const key13 in data84){
-if(!((((key13 === "resources") || (key13 === "permissions")) || (key13 === "php")) || (key13 === "php_fpm"))){
-const err178 = {instancePath:instancePath+"/objects",schemaPath:"#/$defs/planObjects/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key13},message:"must NOT have additional properties",schema:false,parentSchema:schema65,data:data84};
+if(data.id !== undefined){
+let data82 = data.id;
+if(typeof data82 !== "string"){
+const err178 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/7/then/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[7].then.properties.id.type,parentSchema:schema32.allOf[7].then.properties.id,data:data82};
 if(vErrors === null){
 vErrors = [err178];
 }
@@ -3881,13 +5288,11 @@ vErrors.push(err178);
 errors++;
 }
 }
-if(data84.resources !== undefined){
-let data85 = data84.resources;
-if(data85 && typeof data85 == "object" && !Array.isArray(data85)){
-for(const key14 in data85){
-let data86 = data85[key14];
-if((((!((typeof data86 == "number") && (isFinite(data86)))) && (typeof data86 !== "boolean")) && (typeof data86 !== "string")) && (data86 !== null)){
-const err179 = {instancePath:instancePath+"/objects/resources/" + key14.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/planObjects/properties/resources/additionalProperties/type",keyword:"type",params:{type: schema65.properties.resources.additionalProperties.type},message:"must be number,boolean,string,null",schema:schema65.properties.resources.additionalProperties.type,parentSchema:schema65.properties.resources.additionalProperties,data:data86};
+if(data.name !== undefined){
+let data83 = data.name;
+if(typeof data83 === "string"){
+if(!pattern26.test(data83)){
+const err179 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/mailboxAddress/pattern",keyword:"pattern",params:{pattern: "^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema64,data:data83};
 if(vErrors === null){
 vErrors = [err179];
 }
@@ -3897,9 +5302,8 @@ vErrors.push(err179);
 errors++;
 }
 }
-}
 else {
-const err180 = {instancePath:instancePath+"/objects/resources",schemaPath:"#/$defs/planObjects/properties/resources/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema65.properties.resources.type,parentSchema:schema65.properties.resources,data:data85};
+const err180 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/mailboxAddress/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema64.type,parentSchema:schema64,data:data83};
 if(vErrors === null){
 vErrors = [err180];
 }
@@ -3909,13 +5313,11 @@ vErrors.push(err180);
 errors++;
 }
 }
-if(data84.permissions !== undefined){
-let data87 = data84.permissions;
-if(data87 && typeof data87 == "object" && !Array.isArray(data87)){
-for(const key15 in data87){
-let data88 = data87[key15];
-if((((!((typeof data88 == "number") && (isFinite(data88)))) && (typeof data88 !== "boolean")) && (typeof data88 !== "string")) && (data88 !== null)){
-const err181 = {instancePath:instancePath+"/objects/permissions/" + key15.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/planObjects/properties/permissions/additionalProperties/type",keyword:"type",params:{type: schema65.properties.permissions.additionalProperties.type},message:"must be number,boolean,string,null",schema:schema65.properties.permissions.additionalProperties.type,parentSchema:schema65.properties.permissions.additionalProperties,data:data88};
+if(data.client !== undefined){
+let data84 = data.client;
+if(typeof data84 === "string"){
+if(!pattern10.test(data84)){
+const err181 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_-]*$"+"\"",schema:"^[a-z][a-z0-9_-]*$",parentSchema:schema33,data:data84};
 if(vErrors === null){
 vErrors = [err181];
 }
@@ -3925,9 +5327,8 @@ vErrors.push(err181);
 errors++;
 }
 }
-}
 else {
-const err182 = {instancePath:instancePath+"/objects/permissions",schemaPath:"#/$defs/planObjects/properties/permissions/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema65.properties.permissions.type,parentSchema:schema65.properties.permissions,data:data87};
+const err182 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data84};
 if(vErrors === null){
 vErrors = [err182];
 }
@@ -3937,13 +5338,10 @@ vErrors.push(err182);
 errors++;
 }
 }
-if(data84.php !== undefined){
-let data89 = data84.php;
-if(data89 && typeof data89 == "object" && !Array.isArray(data89)){
-for(const key16 in data89){
-let data90 = data89[key16];
-if((((!((typeof data90 == "number") && (isFinite(data90)))) && (typeof data90 !== "boolean")) && (typeof data90 !== "string")) && (data90 !== null)){
-const err183 = {instancePath:instancePath+"/objects/php/" + key16.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/planObjects/properties/php/additionalProperties/type",keyword:"type",params:{type: schema65.properties.php.additionalProperties.type},message:"must be number,boolean,string,null",schema:schema65.properties.php.additionalProperties.type,parentSchema:schema65.properties.php.additionalProperties,data:data90};
+if(data.client_id !== undefined){
+let data85 = data.client_id;
+if((!(((typeof data85 == "number") && (!(data85 % 1) && !isNaN(data85))) && (isFinite(data85)))) && (data85 !== null)){
+const err183 = {instancePath:instancePath+"/client_id",schemaPath:"#/allOf/7/then/properties/client_id/type",keyword:"type",params:{type: schema32.allOf[7].then.properties.client_id.type},message:"must be integer,null",schema:schema32.allOf[7].then.properties.client_id.type,parentSchema:schema32.allOf[7].then.properties.client_id,data:data85};
 if(vErrors === null){
 vErrors = [err183];
 }
@@ -3952,10 +5350,9 @@ vErrors.push(err183);
 }
 errors++;
 }
-}
-}
-else {
-const err184 = {instancePath:instancePath+"/objects/php",schemaPath:"#/$defs/planObjects/properties/php/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema65.properties.php.type,parentSchema:schema65.properties.php,data:data89};
+if((typeof data85 == "number") && (isFinite(data85))){
+if(data85 < 1 || isNaN(data85)){
+const err184 = {instancePath:instancePath+"/client_id",schemaPath:"#/allOf/7/then/properties/client_id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema32.allOf[7].then.properties.client_id,data:data85};
 if(vErrors === null){
 vErrors = [err184];
 }
@@ -3965,13 +5362,12 @@ vErrors.push(err184);
 errors++;
 }
 }
-if(data84.php_fpm !== undefined){
-let data91 = data84.php_fpm;
-if(data91 && typeof data91 == "object" && !Array.isArray(data91)){
-for(const key17 in data91){
-let data92 = data91[key17];
-if((((!((typeof data92 == "number") && (isFinite(data92)))) && (typeof data92 !== "boolean")) && (typeof data92 !== "string")) && (data92 !== null)){
-const err185 = {instancePath:instancePath+"/objects/php_fpm/" + key17.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/planObjects/properties/php_fpm/additionalProperties/type",keyword:"type",params:{type: schema65.properties.php_fpm.additionalProperties.type},message:"must be number,boolean,string,null",schema:schema65.properties.php_fpm.additionalProperties.type,parentSchema:schema65.properties.php_fpm.additionalProperties,data:data92};
+}
+if(data.domain !== undefined){
+let data86 = data.domain;
+if(typeof data86 === "string"){
+if(!pattern13.test(data86)){
+const err185 = {instancePath:instancePath+"/domain",schemaPath:"#/$defs/domain/pattern",keyword:"pattern",params:{pattern: "^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema38,data:data86};
 if(vErrors === null){
 vErrors = [err185];
 }
@@ -3981,9 +5377,8 @@ vErrors.push(err185);
 errors++;
 }
 }
-}
 else {
-const err186 = {instancePath:instancePath+"/objects/php_fpm",schemaPath:"#/$defs/planObjects/properties/php_fpm/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema65.properties.php_fpm.type,parentSchema:schema65.properties.php_fpm,data:data91};
+const err186 = {instancePath:instancePath+"/domain",schemaPath:"#/$defs/domain/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema38.type,parentSchema:schema38,data:data86};
 if(vErrors === null){
 vErrors = [err186];
 }
@@ -3993,16 +5388,10 @@ vErrors.push(err186);
 errors++;
 }
 }
-}
-else {
-const err187 = {instancePath:instancePath+"/objects",schemaPath:"#/$defs/planObjects/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema65.type,parentSchema:schema65,data:data84};
-if(vErrors === null){
-vErrors = [err187];
-}
-else {
-vErrors.push(err187);
-}
-errors++;
+if(data.values !== undefined){
+if(!(validate26(data.values, {instancePath:instancePath+"/values",parentData:data,parentDataProperty:"values",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
+errors = vErrors.length;
 }
 }
 }
@@ -4013,12 +5402,12 @@ var props7 = true;
 }
 }
 if(!valid59){
-const err188 = {instancePath,schemaPath:"#/allOf/7/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[7].if,parentSchema:schema32.allOf[7],data};
+const err187 = {instancePath,schemaPath:"#/allOf/7/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[7].if,parentSchema:schema32.allOf[7],data};
 if(vErrors === null){
-vErrors = [err188];
+vErrors = [err187];
 }
 else {
-vErrors.push(err188);
+vErrors.push(err187);
 }
 errors++;
 }
@@ -4031,12 +5420,25 @@ props0 = props0 || {};
 Object.assign(props0, props7);
 }
 }
-const _errs240 = errors;
-let valid69 = true;
-const _errs241 = errors;
+const _errs225 = errors;
+let valid65 = true;
+const _errs226 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing8;
 if(((data.action === undefined) && (missing8 = "action")) || ((data.type === undefined) && (missing8 = "type"))){
+const err188 = {};
+if(vErrors === null){
+vErrors = [err188];
+}
+else {
+vErrors.push(err188);
+}
+errors++;
+}
+else {
+if(data.action !== undefined){
+const _errs227 = errors;
+if("update" !== data.action){
 const err189 = {};
 if(vErrors === null){
 vErrors = [err189];
@@ -4046,10 +5448,15 @@ vErrors.push(err189);
 }
 errors++;
 }
+var valid66 = _errs227 === errors;
+}
 else {
-if(data.action !== undefined){
-const _errs242 = errors;
-if("update" !== data.action){
+var valid66 = true;
+}
+if(valid66){
+if(data.type !== undefined){
+const _errs228 = errors;
+if("mailbox" !== data.type){
 const err190 = {};
 if(vErrors === null){
 vErrors = [err190];
@@ -4059,16 +5466,29 @@ vErrors.push(err190);
 }
 errors++;
 }
-var valid70 = _errs242 === errors;
+var valid66 = _errs228 === errors;
 }
 else {
-var valid70 = true;
+var valid66 = true;
 }
-if(valid70){
-if(data.type !== undefined){
-const _errs243 = errors;
-if("hosting_plan" !== data.type){
-const err191 = {};
+}
+}
+}
+var _valid8 = _errs226 === errors;
+errors = _errs225;
+if(vErrors !== null){
+if(_errs225){
+vErrors.length = _errs225;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid8){
+const _errs229 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.client === undefined){
+const err191 = {instancePath,schemaPath:"#/allOf/8/then/required",keyword:"required",params:{missingProperty: "client"},message:"must have required property '"+"client"+"'",schema:schema32.allOf[8].then.required,parentSchema:schema32.allOf[8].then,data};
 if(vErrors === null){
 vErrors = [err191];
 }
@@ -4077,29 +5497,8 @@ vErrors.push(err191);
 }
 errors++;
 }
-var valid70 = _errs243 === errors;
-}
-else {
-var valid70 = true;
-}
-}
-}
-}
-var _valid8 = _errs241 === errors;
-errors = _errs240;
-if(vErrors !== null){
-if(_errs240){
-vErrors.length = _errs240;
-}
-else {
-vErrors = null;
-}
-}
-if(_valid8){
-const _errs244 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.plan_id === undefined){
-const err192 = {instancePath,schemaPath:"#/allOf/8/then/required",keyword:"required",params:{missingProperty: "plan_id"},message:"must have required property '"+"plan_id"+"'",schema:schema32.allOf[8].then.required,parentSchema:schema32.allOf[8].then,data};
+if(data.mailbox_id === undefined){
+const err192 = {instancePath,schemaPath:"#/allOf/8/then/required",keyword:"required",params:{missingProperty: "mailbox_id"},message:"must have required property '"+"mailbox_id"+"'",schema:schema32.allOf[8].then.required,parentSchema:schema32.allOf[8].then,data};
 if(vErrors === null){
 vErrors = [err192];
 }
@@ -4118,8 +5517,9 @@ vErrors.push(err193);
 }
 errors++;
 }
-if(data.clients === undefined){
-const err194 = {instancePath,schemaPath:"#/allOf/8/then/required",keyword:"required",params:{missingProperty: "clients"},message:"must have required property '"+"clients"+"'",schema:schema32.allOf[8].then.required,parentSchema:schema32.allOf[8].then,data};
+for(const key13 in data){
+if(!(func3.call(schema32.allOf[8].then.properties, key13))){
+const err194 = {instancePath,schemaPath:"#/allOf/8/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key13},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[8].then,data};
 if(vErrors === null){
 vErrors = [err194];
 }
@@ -4128,9 +5528,11 @@ vErrors.push(err194);
 }
 errors++;
 }
-for(const key18 in data){
-if(!(func3.call(schema32.allOf[8].then.properties, key18))){
-const err195 = {instancePath,schemaPath:"#/allOf/8/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key18},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[8].then,data};
+}
+if(data.id !== undefined){
+let data90 = data.id;
+if(typeof data90 !== "string"){
+const err195 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/8/then/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[8].then.properties.id.type,parentSchema:schema32.allOf[8].then.properties.id,data:data90};
 if(vErrors === null){
 vErrors = [err195];
 }
@@ -4140,10 +5542,11 @@ vErrors.push(err195);
 errors++;
 }
 }
-if(data.id !== undefined){
-let data95 = data.id;
-if(typeof data95 !== "string"){
-const err196 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/8/then/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[8].then.properties.id.type,parentSchema:schema32.allOf[8].then.properties.id,data:data95};
+if(data.name !== undefined){
+let data91 = data.name;
+if(typeof data91 === "string"){
+if(!pattern26.test(data91)){
+const err196 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/mailboxAddress/pattern",keyword:"pattern",params:{pattern: "^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema64,data:data91};
 if(vErrors === null){
 vErrors = [err196];
 }
@@ -4153,11 +5556,8 @@ vErrors.push(err196);
 errors++;
 }
 }
-if(data.name !== undefined){
-let data96 = data.name;
-if(typeof data96 === "string"){
-if(func1(data96) < 1){
-const err197 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/planName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema64,data:data96};
+else {
+const err197 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/mailboxAddress/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema64.type,parentSchema:schema64,data:data91};
 if(vErrors === null){
 vErrors = [err197];
 }
@@ -4167,8 +5567,11 @@ vErrors.push(err197);
 errors++;
 }
 }
-else {
-const err198 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/planName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema64.type,parentSchema:schema64,data:data96};
+if(data.client !== undefined){
+let data92 = data.client;
+if(typeof data92 === "string"){
+if(!pattern10.test(data92)){
+const err198 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_-]*$"+"\"",schema:"^[a-z][a-z0-9_-]*$",parentSchema:schema33,data:data92};
 if(vErrors === null){
 vErrors = [err198];
 }
@@ -4178,10 +5581,8 @@ vErrors.push(err198);
 errors++;
 }
 }
-if(data.plan_id !== undefined){
-let data97 = data.plan_id;
-if(!(((typeof data97 == "number") && (!(data97 % 1) && !isNaN(data97))) && (isFinite(data97)))){
-const err199 = {instancePath:instancePath+"/plan_id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema35.type,parentSchema:schema35,data:data97};
+else {
+const err199 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data92};
 if(vErrors === null){
 vErrors = [err199];
 }
@@ -4190,9 +5591,11 @@ vErrors.push(err199);
 }
 errors++;
 }
-if((typeof data97 == "number") && (isFinite(data97))){
-if(data97 < 1 || isNaN(data97)){
-const err200 = {instancePath:instancePath+"/plan_id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema35,data:data97};
+}
+if(data.mailbox_id !== undefined){
+let data93 = data.mailbox_id;
+if(!(((typeof data93 == "number") && (!(data93 % 1) && !isNaN(data93))) && (isFinite(data93)))){
+const err200 = {instancePath:instancePath+"/mailbox_id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema35.type,parentSchema:schema35,data:data93};
 if(vErrors === null){
 vErrors = [err200];
 }
@@ -4201,13 +5604,9 @@ vErrors.push(err200);
 }
 errors++;
 }
-}
-}
-if(data.fields !== undefined){
-let data98 = data.fields;
-if(Array.isArray(data98)){
-if(data98.length < 1){
-const err201 = {instancePath:instancePath+"/fields",schemaPath:"#/allOf/8/then/properties/fields/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema32.allOf[8].then.properties.fields,data:data98};
+if((typeof data93 == "number") && (isFinite(data93))){
+if(data93 < 1 || isNaN(data93)){
+const err201 = {instancePath:instancePath+"/mailbox_id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema35,data:data93};
 if(vErrors === null){
 vErrors = [err201];
 }
@@ -4216,12 +5615,13 @@ vErrors.push(err201);
 }
 errors++;
 }
-const len6 = data98.length;
-for(let i6=0; i6<len6; i6++){
-let data99 = data98[i6];
-if(data99 && typeof data99 == "object" && !Array.isArray(data99)){
-if(data99.field === undefined){
-const err202 = {instancePath:instancePath+"/fields/" + i6,schemaPath:"#/allOf/8/then/properties/fields/items/required",keyword:"required",params:{missingProperty: "field"},message:"must have required property '"+"field"+"'",schema:schema32.allOf[8].then.properties.fields.items.required,parentSchema:schema32.allOf[8].then.properties.fields.items,data:data99};
+}
+}
+if(data.fields !== undefined){
+let data94 = data.fields;
+if(Array.isArray(data94)){
+if(data94.length < 1){
+const err202 = {instancePath:instancePath+"/fields",schemaPath:"#/allOf/8/then/properties/fields/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema32.allOf[8].then.properties.fields,data:data94};
 if(vErrors === null){
 vErrors = [err202];
 }
@@ -4230,8 +5630,16 @@ vErrors.push(err202);
 }
 errors++;
 }
-if(data99.before === undefined){
-const err203 = {instancePath:instancePath+"/fields/" + i6,schemaPath:"#/allOf/8/then/properties/fields/items/required",keyword:"required",params:{missingProperty: "before"},message:"must have required property '"+"before"+"'",schema:schema32.allOf[8].then.properties.fields.items.required,parentSchema:schema32.allOf[8].then.properties.fields.items,data:data99};
+const len6 = data94.length;
+for(let i6=0; i6<len6; i6++){
+if(!(validate28(data94[i6], {instancePath:instancePath+"/fields/" + i6,parentData:data94,parentDataProperty:i6,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate28.errors : vErrors.concat(validate28.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err203 = {instancePath:instancePath+"/fields",schemaPath:"#/allOf/8/then/properties/fields/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.allOf[8].then.properties.fields.type,parentSchema:schema32.allOf[8].then.properties.fields,data:data94};
 if(vErrors === null){
 vErrors = [err203];
 }
@@ -4240,346 +5648,21 @@ vErrors.push(err203);
 }
 errors++;
 }
-if(data99.after === undefined){
-const err204 = {instancePath:instancePath+"/fields/" + i6,schemaPath:"#/allOf/8/then/properties/fields/items/required",keyword:"required",params:{missingProperty: "after"},message:"must have required property '"+"after"+"'",schema:schema32.allOf[8].then.properties.fields.items.required,parentSchema:schema32.allOf[8].then.properties.fields.items,data:data99};
+}
+}
+var _valid8 = _errs229 === errors;
+valid65 = _valid8;
+if(valid65){
+var props9 = true;
+}
+}
+if(!valid65){
+const err204 = {instancePath,schemaPath:"#/allOf/8/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[8].if,parentSchema:schema32.allOf[8],data};
 if(vErrors === null){
 vErrors = [err204];
 }
 else {
 vErrors.push(err204);
-}
-errors++;
-}
-for(const key19 in data99){
-if(!(((key19 === "field") || (key19 === "before")) || (key19 === "after"))){
-const err205 = {instancePath:instancePath+"/fields/" + i6,schemaPath:"#/allOf/8/then/properties/fields/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key19},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[8].then.properties.fields.items,data:data99};
-if(vErrors === null){
-vErrors = [err205];
-}
-else {
-vErrors.push(err205);
-}
-errors++;
-}
-}
-if(data99.field !== undefined){
-let data100 = data99.field;
-if(typeof data100 === "string"){
-if(!pattern26.test(data100)){
-const err206 = {instancePath:instancePath+"/fields/" + i6+"/field",schemaPath:"#/allOf/8/then/properties/fields/items/properties/field/pattern",keyword:"pattern",params:{pattern: "^(resources|permissions|php|php_fpm)\\.."},message:"must match pattern \""+"^(resources|permissions|php|php_fpm)\\.."+"\"",schema:"^(resources|permissions|php|php_fpm)\\..",parentSchema:schema32.allOf[8].then.properties.fields.items.properties.field,data:data100};
-if(vErrors === null){
-vErrors = [err206];
-}
-else {
-vErrors.push(err206);
-}
-errors++;
-}
-}
-else {
-const err207 = {instancePath:instancePath+"/fields/" + i6+"/field",schemaPath:"#/allOf/8/then/properties/fields/items/properties/field/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[8].then.properties.fields.items.properties.field.type,parentSchema:schema32.allOf[8].then.properties.fields.items.properties.field,data:data100};
-if(vErrors === null){
-vErrors = [err207];
-}
-else {
-vErrors.push(err207);
-}
-errors++;
-}
-}
-if(data99.after !== undefined){
-let data101 = data99.after;
-if((((!((typeof data101 == "number") && (isFinite(data101)))) && (typeof data101 !== "boolean")) && (typeof data101 !== "string")) && (data101 !== null)){
-const err208 = {instancePath:instancePath+"/fields/" + i6+"/after",schemaPath:"#/allOf/8/then/properties/fields/items/properties/after/type",keyword:"type",params:{type: schema32.allOf[8].then.properties.fields.items.properties.after.type},message:"must be number,boolean,string,null",schema:schema32.allOf[8].then.properties.fields.items.properties.after.type,parentSchema:schema32.allOf[8].then.properties.fields.items.properties.after,data:data101};
-if(vErrors === null){
-vErrors = [err208];
-}
-else {
-vErrors.push(err208);
-}
-errors++;
-}
-}
-}
-else {
-const err209 = {instancePath:instancePath+"/fields/" + i6,schemaPath:"#/allOf/8/then/properties/fields/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.allOf[8].then.properties.fields.items.type,parentSchema:schema32.allOf[8].then.properties.fields.items,data:data99};
-if(vErrors === null){
-vErrors = [err209];
-}
-else {
-vErrors.push(err209);
-}
-errors++;
-}
-}
-}
-else {
-const err210 = {instancePath:instancePath+"/fields",schemaPath:"#/allOf/8/then/properties/fields/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.allOf[8].then.properties.fields.type,parentSchema:schema32.allOf[8].then.properties.fields,data:data98};
-if(vErrors === null){
-vErrors = [err210];
-}
-else {
-vErrors.push(err210);
-}
-errors++;
-}
-}
-if(data.clients !== undefined){
-let data102 = data.clients;
-if((!(((typeof data102 == "number") && (!(data102 % 1) && !isNaN(data102))) && (isFinite(data102)))) && (data102 !== null)){
-const err211 = {instancePath:instancePath+"/clients",schemaPath:"#/allOf/8/then/properties/clients/type",keyword:"type",params:{type: schema32.allOf[8].then.properties.clients.type},message:"must be integer,null",schema:schema32.allOf[8].then.properties.clients.type,parentSchema:schema32.allOf[8].then.properties.clients,data:data102};
-if(vErrors === null){
-vErrors = [err211];
-}
-else {
-vErrors.push(err211);
-}
-errors++;
-}
-if((typeof data102 == "number") && (isFinite(data102))){
-if(data102 < 0 || isNaN(data102)){
-const err212 = {instancePath:instancePath+"/clients",schemaPath:"#/allOf/8/then/properties/clients/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema32.allOf[8].then.properties.clients,data:data102};
-if(vErrors === null){
-vErrors = [err212];
-}
-else {
-vErrors.push(err212);
-}
-errors++;
-}
-}
-}
-}
-var _valid8 = _errs244 === errors;
-valid69 = _valid8;
-if(valid69){
-var props8 = true;
-}
-}
-if(!valid69){
-const err213 = {instancePath,schemaPath:"#/allOf/8/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[8].if,parentSchema:schema32.allOf[8],data};
-if(vErrors === null){
-vErrors = [err213];
-}
-else {
-vErrors.push(err213);
-}
-errors++;
-}
-if(props0 !== true && props8 !== undefined){
-if(props8 === true){
-props0 = true;
-}
-else {
-props0 = props0 || {};
-Object.assign(props0, props8);
-}
-}
-const _errs266 = errors;
-let valid77 = true;
-const _errs267 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing9;
-if(((data.action === undefined) && (missing9 = "action")) || ((data.type === undefined) && (missing9 = "type"))){
-const err214 = {};
-if(vErrors === null){
-vErrors = [err214];
-}
-else {
-vErrors.push(err214);
-}
-errors++;
-}
-else {
-if(data.action !== undefined){
-const _errs268 = errors;
-if("delete" !== data.action){
-const err215 = {};
-if(vErrors === null){
-vErrors = [err215];
-}
-else {
-vErrors.push(err215);
-}
-errors++;
-}
-var valid78 = _errs268 === errors;
-}
-else {
-var valid78 = true;
-}
-if(valid78){
-if(data.type !== undefined){
-const _errs269 = errors;
-if("hosting_plan" !== data.type){
-const err216 = {};
-if(vErrors === null){
-vErrors = [err216];
-}
-else {
-vErrors.push(err216);
-}
-errors++;
-}
-var valid78 = _errs269 === errors;
-}
-else {
-var valid78 = true;
-}
-}
-}
-}
-var _valid9 = _errs267 === errors;
-errors = _errs266;
-if(vErrors !== null){
-if(_errs266){
-vErrors.length = _errs266;
-}
-else {
-vErrors = null;
-}
-}
-if(_valid9){
-const _errs270 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.plan_id === undefined){
-const err217 = {instancePath,schemaPath:"#/allOf/9/then/required",keyword:"required",params:{missingProperty: "plan_id"},message:"must have required property '"+"plan_id"+"'",schema:schema32.allOf[9].then.required,parentSchema:schema32.allOf[9].then,data};
-if(vErrors === null){
-vErrors = [err217];
-}
-else {
-vErrors.push(err217);
-}
-errors++;
-}
-if(data.leaving === undefined){
-const err218 = {instancePath,schemaPath:"#/allOf/9/then/required",keyword:"required",params:{missingProperty: "leaving"},message:"must have required property '"+"leaving"+"'",schema:schema32.allOf[9].then.required,parentSchema:schema32.allOf[9].then,data};
-if(vErrors === null){
-vErrors = [err218];
-}
-else {
-vErrors.push(err218);
-}
-errors++;
-}
-for(const key20 in data){
-if(!(func3.call(schema32.allOf[9].then.properties, key20))){
-const err219 = {instancePath,schemaPath:"#/allOf/9/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key20},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[9].then,data};
-if(vErrors === null){
-vErrors = [err219];
-}
-else {
-vErrors.push(err219);
-}
-errors++;
-}
-}
-if(data.id !== undefined){
-let data105 = data.id;
-if(typeof data105 !== "string"){
-const err220 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/9/then/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[9].then.properties.id.type,parentSchema:schema32.allOf[9].then.properties.id,data:data105};
-if(vErrors === null){
-vErrors = [err220];
-}
-else {
-vErrors.push(err220);
-}
-errors++;
-}
-}
-if(data.name !== undefined){
-let data106 = data.name;
-if(typeof data106 === "string"){
-if(func1(data106) < 1){
-const err221 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/planName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema64,data:data106};
-if(vErrors === null){
-vErrors = [err221];
-}
-else {
-vErrors.push(err221);
-}
-errors++;
-}
-}
-else {
-const err222 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/planName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema64.type,parentSchema:schema64,data:data106};
-if(vErrors === null){
-vErrors = [err222];
-}
-else {
-vErrors.push(err222);
-}
-errors++;
-}
-}
-if(data.plan_id !== undefined){
-let data107 = data.plan_id;
-if(!(((typeof data107 == "number") && (!(data107 % 1) && !isNaN(data107))) && (isFinite(data107)))){
-const err223 = {instancePath:instancePath+"/plan_id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema35.type,parentSchema:schema35,data:data107};
-if(vErrors === null){
-vErrors = [err223];
-}
-else {
-vErrors.push(err223);
-}
-errors++;
-}
-if((typeof data107 == "number") && (isFinite(data107))){
-if(data107 < 1 || isNaN(data107)){
-const err224 = {instancePath:instancePath+"/plan_id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema35,data:data107};
-if(vErrors === null){
-vErrors = [err224];
-}
-else {
-vErrors.push(err224);
-}
-errors++;
-}
-}
-}
-if(data.leaving !== undefined){
-let data108 = data.leaving;
-if(Array.isArray(data108)){
-const len7 = data108.length;
-for(let i7=0; i7<len7; i7++){
-let data109 = data108[i7];
-if(typeof data109 !== "string"){
-const err225 = {instancePath:instancePath+"/leaving/" + i7,schemaPath:"#/allOf/9/then/properties/leaving/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[9].then.properties.leaving.items.type,parentSchema:schema32.allOf[9].then.properties.leaving.items,data:data109};
-if(vErrors === null){
-vErrors = [err225];
-}
-else {
-vErrors.push(err225);
-}
-errors++;
-}
-}
-}
-else {
-const err226 = {instancePath:instancePath+"/leaving",schemaPath:"#/allOf/9/then/properties/leaving/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.allOf[9].then.properties.leaving.type,parentSchema:schema32.allOf[9].then.properties.leaving,data:data108};
-if(vErrors === null){
-vErrors = [err226];
-}
-else {
-vErrors.push(err226);
-}
-errors++;
-}
-}
-}
-var _valid9 = _errs270 === errors;
-valid77 = _valid9;
-if(valid77){
-var props9 = true;
-}
-}
-if(!valid77){
-const err227 = {instancePath,schemaPath:"#/allOf/9/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[9].if,parentSchema:schema32.allOf[9],data};
-if(vErrors === null){
-vErrors = [err227];
-}
-else {
-vErrors.push(err227);
 }
 errors++;
 }
@@ -4592,9 +5675,352 @@ props0 = props0 || {};
 Object.assign(props0, props9);
 }
 }
+const _errs246 = errors;
+let valid73 = true;
+const _errs247 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.id === undefined){
-const err228 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema32.required,parentSchema:schema32,data};
+let missing9;
+if(((data.action === undefined) && (missing9 = "action")) || ((data.type === undefined) && (missing9 = "type"))){
+const err205 = {};
+if(vErrors === null){
+vErrors = [err205];
+}
+else {
+vErrors.push(err205);
+}
+errors++;
+}
+else {
+if(data.action !== undefined){
+const _errs248 = errors;
+if("delete" !== data.action){
+const err206 = {};
+if(vErrors === null){
+vErrors = [err206];
+}
+else {
+vErrors.push(err206);
+}
+errors++;
+}
+var valid74 = _errs248 === errors;
+}
+else {
+var valid74 = true;
+}
+if(valid74){
+if(data.type !== undefined){
+const _errs249 = errors;
+if("mailbox" !== data.type){
+const err207 = {};
+if(vErrors === null){
+vErrors = [err207];
+}
+else {
+vErrors.push(err207);
+}
+errors++;
+}
+var valid74 = _errs249 === errors;
+}
+else {
+var valid74 = true;
+}
+}
+}
+}
+var _valid9 = _errs247 === errors;
+errors = _errs246;
+if(vErrors !== null){
+if(_errs246){
+vErrors.length = _errs246;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid9){
+const _errs250 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.client === undefined){
+const err208 = {instancePath,schemaPath:"#/allOf/9/then/required",keyword:"required",params:{missingProperty: "client"},message:"must have required property '"+"client"+"'",schema:schema32.allOf[9].then.required,parentSchema:schema32.allOf[9].then,data};
+if(vErrors === null){
+vErrors = [err208];
+}
+else {
+vErrors.push(err208);
+}
+errors++;
+}
+if(data.mailbox_id === undefined){
+const err209 = {instancePath,schemaPath:"#/allOf/9/then/required",keyword:"required",params:{missingProperty: "mailbox_id"},message:"must have required property '"+"mailbox_id"+"'",schema:schema32.allOf[9].then.required,parentSchema:schema32.allOf[9].then,data};
+if(vErrors === null){
+vErrors = [err209];
+}
+else {
+vErrors.push(err209);
+}
+errors++;
+}
+if(data.destroys_data === undefined){
+const err210 = {instancePath,schemaPath:"#/allOf/9/then/required",keyword:"required",params:{missingProperty: "destroys_data"},message:"must have required property '"+"destroys_data"+"'",schema:schema32.allOf[9].then.required,parentSchema:schema32.allOf[9].then,data};
+if(vErrors === null){
+vErrors = [err210];
+}
+else {
+vErrors.push(err210);
+}
+errors++;
+}
+for(const key14 in data){
+if(!(func3.call(schema32.allOf[9].then.properties, key14))){
+const err211 = {instancePath,schemaPath:"#/allOf/9/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key14},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[9].then,data};
+if(vErrors === null){
+vErrors = [err211];
+}
+else {
+vErrors.push(err211);
+}
+errors++;
+}
+}
+if(data.id !== undefined){
+let data98 = data.id;
+if(typeof data98 !== "string"){
+const err212 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/9/then/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[9].then.properties.id.type,parentSchema:schema32.allOf[9].then.properties.id,data:data98};
+if(vErrors === null){
+vErrors = [err212];
+}
+else {
+vErrors.push(err212);
+}
+errors++;
+}
+}
+if(data.name !== undefined){
+let data99 = data.name;
+if(typeof data99 === "string"){
+if(!pattern26.test(data99)){
+const err213 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/mailboxAddress/pattern",keyword:"pattern",params:{pattern: "^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema64,data:data99};
+if(vErrors === null){
+vErrors = [err213];
+}
+else {
+vErrors.push(err213);
+}
+errors++;
+}
+}
+else {
+const err214 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/mailboxAddress/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema64.type,parentSchema:schema64,data:data99};
+if(vErrors === null){
+vErrors = [err214];
+}
+else {
+vErrors.push(err214);
+}
+errors++;
+}
+}
+if(data.client !== undefined){
+let data100 = data.client;
+if(typeof data100 === "string"){
+if(!pattern10.test(data100)){
+const err215 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_-]*$"+"\"",schema:"^[a-z][a-z0-9_-]*$",parentSchema:schema33,data:data100};
+if(vErrors === null){
+vErrors = [err215];
+}
+else {
+vErrors.push(err215);
+}
+errors++;
+}
+}
+else {
+const err216 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data100};
+if(vErrors === null){
+vErrors = [err216];
+}
+else {
+vErrors.push(err216);
+}
+errors++;
+}
+}
+if(data.mailbox_id !== undefined){
+let data101 = data.mailbox_id;
+if(!(((typeof data101 == "number") && (!(data101 % 1) && !isNaN(data101))) && (isFinite(data101)))){
+const err217 = {instancePath:instancePath+"/mailbox_id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema35.type,parentSchema:schema35,data:data101};
+if(vErrors === null){
+vErrors = [err217];
+}
+else {
+vErrors.push(err217);
+}
+errors++;
+}
+if((typeof data101 == "number") && (isFinite(data101))){
+if(data101 < 1 || isNaN(data101)){
+const err218 = {instancePath:instancePath+"/mailbox_id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema35,data:data101};
+if(vErrors === null){
+vErrors = [err218];
+}
+else {
+vErrors.push(err218);
+}
+errors++;
+}
+}
+}
+if(data.destroys_data !== undefined){
+let data102 = data.destroys_data;
+if(true !== data102){
+const err219 = {instancePath:instancePath+"/destroys_data",schemaPath:"#/allOf/9/then/properties/destroys_data/const",keyword:"const",params:{allowedValue: true},message:"must be equal to constant",schema:true,parentSchema:schema32.allOf[9].then.properties.destroys_data,data:data102};
+if(vErrors === null){
+vErrors = [err219];
+}
+else {
+vErrors.push(err219);
+}
+errors++;
+}
+}
+}
+var _valid9 = _errs250 === errors;
+valid73 = _valid9;
+if(valid73){
+var props10 = true;
+}
+}
+if(!valid73){
+const err220 = {instancePath,schemaPath:"#/allOf/9/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[9].if,parentSchema:schema32.allOf[9],data};
+if(vErrors === null){
+vErrors = [err220];
+}
+else {
+vErrors.push(err220);
+}
+errors++;
+}
+if(props0 !== true && props10 !== undefined){
+if(props10 === true){
+props0 = true;
+}
+else {
+props0 = props0 || {};
+Object.assign(props0, props10);
+}
+}
+const _errs265 = errors;
+let valid79 = true;
+const _errs266 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing10;
+if(((data.action === undefined) && (missing10 = "action")) || ((data.type === undefined) && (missing10 = "type"))){
+const err221 = {};
+if(vErrors === null){
+vErrors = [err221];
+}
+else {
+vErrors.push(err221);
+}
+errors++;
+}
+else {
+if(data.action !== undefined){
+const _errs267 = errors;
+if("create" !== data.action){
+const err222 = {};
+if(vErrors === null){
+vErrors = [err222];
+}
+else {
+vErrors.push(err222);
+}
+errors++;
+}
+var valid80 = _errs267 === errors;
+}
+else {
+var valid80 = true;
+}
+if(valid80){
+if(data.type !== undefined){
+const _errs268 = errors;
+if("database" !== data.type){
+const err223 = {};
+if(vErrors === null){
+vErrors = [err223];
+}
+else {
+vErrors.push(err223);
+}
+errors++;
+}
+var valid80 = _errs268 === errors;
+}
+else {
+var valid80 = true;
+}
+}
+}
+}
+var _valid10 = _errs266 === errors;
+errors = _errs265;
+if(vErrors !== null){
+if(_errs265){
+vErrors.length = _errs265;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid10){
+const _errs269 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.client === undefined){
+const err224 = {instancePath,schemaPath:"#/allOf/10/then/required",keyword:"required",params:{missingProperty: "client"},message:"must have required property '"+"client"+"'",schema:schema32.allOf[10].then.required,parentSchema:schema32.allOf[10].then,data};
+if(vErrors === null){
+vErrors = [err224];
+}
+else {
+vErrors.push(err224);
+}
+errors++;
+}
+if(data.client_id === undefined){
+const err225 = {instancePath,schemaPath:"#/allOf/10/then/required",keyword:"required",params:{missingProperty: "client_id"},message:"must have required property '"+"client_id"+"'",schema:schema32.allOf[10].then.required,parentSchema:schema32.allOf[10].then,data};
+if(vErrors === null){
+vErrors = [err225];
+}
+else {
+vErrors.push(err225);
+}
+errors++;
+}
+if(data.user === undefined){
+const err226 = {instancePath,schemaPath:"#/allOf/10/then/required",keyword:"required",params:{missingProperty: "user"},message:"must have required property '"+"user"+"'",schema:schema32.allOf[10].then.required,parentSchema:schema32.allOf[10].then,data};
+if(vErrors === null){
+vErrors = [err226];
+}
+else {
+vErrors.push(err226);
+}
+errors++;
+}
+if(data.values === undefined){
+const err227 = {instancePath,schemaPath:"#/allOf/10/then/required",keyword:"required",params:{missingProperty: "values"},message:"must have required property '"+"values"+"'",schema:schema32.allOf[10].then.required,parentSchema:schema32.allOf[10].then,data};
+if(vErrors === null){
+vErrors = [err227];
+}
+else {
+vErrors.push(err227);
+}
+errors++;
+}
+for(const key15 in data){
+if(!(func3.call(schema32.allOf[10].then.properties, key15))){
+const err228 = {instancePath,schemaPath:"#/allOf/10/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key15},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[10].then,data};
 if(vErrors === null){
 vErrors = [err228];
 }
@@ -4603,8 +6029,11 @@ vErrors.push(err228);
 }
 errors++;
 }
-if(data.action === undefined){
-const err229 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "action"},message:"must have required property '"+"action"+"'",schema:schema32.required,parentSchema:schema32,data};
+}
+if(data.id !== undefined){
+let data105 = data.id;
+if(typeof data105 !== "string"){
+const err229 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/10/then/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[10].then.properties.id.type,parentSchema:schema32.allOf[10].then.properties.id,data:data105};
 if(vErrors === null){
 vErrors = [err229];
 }
@@ -4613,8 +6042,12 @@ vErrors.push(err229);
 }
 errors++;
 }
-if(data.type === undefined){
-const err230 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema32.required,parentSchema:schema32,data};
+}
+if(data.name !== undefined){
+let data106 = data.name;
+if(typeof data106 === "string"){
+if(!pattern39.test(data106)){
+const err230 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/databaseName/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9_]{1,64}$"},message:"must match pattern \""+"^[a-z0-9_]{1,64}$"+"\"",schema:"^[a-z0-9_]{1,64}$",parentSchema:schema81,data:data106};
 if(vErrors === null){
 vErrors = [err230];
 }
@@ -4623,8 +6056,9 @@ vErrors.push(err230);
 }
 errors++;
 }
-if(data.name === undefined){
-const err231 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema32.required,parentSchema:schema32,data};
+}
+else {
+const err231 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/databaseName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema81.type,parentSchema:schema81,data:data106};
 if(vErrors === null){
 vErrors = [err231];
 }
@@ -4633,8 +6067,12 @@ vErrors.push(err231);
 }
 errors++;
 }
-if(data.reason === undefined){
-const err232 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "reason"},message:"must have required property '"+"reason"+"'",schema:schema32.required,parentSchema:schema32,data};
+}
+if(data.client !== undefined){
+let data107 = data.client;
+if(typeof data107 === "string"){
+if(!pattern10.test(data107)){
+const err232 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_-]*$"+"\"",schema:"^[a-z][a-z0-9_-]*$",parentSchema:schema33,data:data107};
 if(vErrors === null){
 vErrors = [err232];
 }
@@ -4643,8 +6081,9 @@ vErrors.push(err232);
 }
 errors++;
 }
-if(data.depends_on === undefined){
-const err233 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "depends_on"},message:"must have required property '"+"depends_on"+"'",schema:schema32.required,parentSchema:schema32,data};
+}
+else {
+const err233 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data107};
 if(vErrors === null){
 vErrors = [err233];
 }
@@ -4653,13 +6092,2496 @@ vErrors.push(err233);
 }
 errors++;
 }
-if(data.request === undefined){
-const err234 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "request"},message:"must have required property '"+"request"+"'",schema:schema32.required,parentSchema:schema32,data};
+}
+if(data.client_id !== undefined){
+let data108 = data.client_id;
+if((!(((typeof data108 == "number") && (!(data108 % 1) && !isNaN(data108))) && (isFinite(data108)))) && (data108 !== null)){
+const err234 = {instancePath:instancePath+"/client_id",schemaPath:"#/allOf/10/then/properties/client_id/type",keyword:"type",params:{type: schema32.allOf[10].then.properties.client_id.type},message:"must be integer,null",schema:schema32.allOf[10].then.properties.client_id.type,parentSchema:schema32.allOf[10].then.properties.client_id,data:data108};
 if(vErrors === null){
 vErrors = [err234];
 }
 else {
 vErrors.push(err234);
+}
+errors++;
+}
+if((typeof data108 == "number") && (isFinite(data108))){
+if(data108 < 1 || isNaN(data108)){
+const err235 = {instancePath:instancePath+"/client_id",schemaPath:"#/allOf/10/then/properties/client_id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema32.allOf[10].then.properties.client_id,data:data108};
+if(vErrors === null){
+vErrors = [err235];
+}
+else {
+vErrors.push(err235);
+}
+errors++;
+}
+}
+}
+if(data.user !== undefined){
+let data109 = data.user;
+if(typeof data109 === "string"){
+if(!pattern41.test(data109)){
+const err236 = {instancePath:instancePath+"/user",schemaPath:"#/allOf/10/then/properties/user/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9_]{1,32}$"},message:"must match pattern \""+"^[a-z0-9_]{1,32}$"+"\"",schema:"^[a-z0-9_]{1,32}$",parentSchema:schema32.allOf[10].then.properties.user,data:data109};
+if(vErrors === null){
+vErrors = [err236];
+}
+else {
+vErrors.push(err236);
+}
+errors++;
+}
+}
+else {
+const err237 = {instancePath:instancePath+"/user",schemaPath:"#/allOf/10/then/properties/user/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[10].then.properties.user.type,parentSchema:schema32.allOf[10].then.properties.user,data:data109};
+if(vErrors === null){
+vErrors = [err237];
+}
+else {
+vErrors.push(err237);
+}
+errors++;
+}
+}
+if(data.values !== undefined){
+if(!(validate30(data.values, {instancePath:instancePath+"/values",parentData:data,parentDataProperty:"values",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
+errors = vErrors.length;
+}
+}
+}
+var _valid10 = _errs269 === errors;
+valid79 = _valid10;
+if(valid79){
+var props11 = true;
+}
+}
+if(!valid79){
+const err238 = {instancePath,schemaPath:"#/allOf/10/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[10].if,parentSchema:schema32.allOf[10],data};
+if(vErrors === null){
+vErrors = [err238];
+}
+else {
+vErrors.push(err238);
+}
+errors++;
+}
+if(props0 !== true && props11 !== undefined){
+if(props11 === true){
+props0 = true;
+}
+else {
+props0 = props0 || {};
+Object.assign(props0, props11);
+}
+}
+const _errs285 = errors;
+let valid84 = true;
+const _errs286 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing11;
+if(((data.action === undefined) && (missing11 = "action")) || ((data.type === undefined) && (missing11 = "type"))){
+const err239 = {};
+if(vErrors === null){
+vErrors = [err239];
+}
+else {
+vErrors.push(err239);
+}
+errors++;
+}
+else {
+if(data.action !== undefined){
+const _errs287 = errors;
+if("update" !== data.action){
+const err240 = {};
+if(vErrors === null){
+vErrors = [err240];
+}
+else {
+vErrors.push(err240);
+}
+errors++;
+}
+var valid85 = _errs287 === errors;
+}
+else {
+var valid85 = true;
+}
+if(valid85){
+if(data.type !== undefined){
+const _errs288 = errors;
+if("database" !== data.type){
+const err241 = {};
+if(vErrors === null){
+vErrors = [err241];
+}
+else {
+vErrors.push(err241);
+}
+errors++;
+}
+var valid85 = _errs288 === errors;
+}
+else {
+var valid85 = true;
+}
+}
+}
+}
+var _valid11 = _errs286 === errors;
+errors = _errs285;
+if(vErrors !== null){
+if(_errs285){
+vErrors.length = _errs285;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid11){
+const _errs289 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.client === undefined){
+const err242 = {instancePath,schemaPath:"#/allOf/11/then/required",keyword:"required",params:{missingProperty: "client"},message:"must have required property '"+"client"+"'",schema:schema32.allOf[11].then.required,parentSchema:schema32.allOf[11].then,data};
+if(vErrors === null){
+vErrors = [err242];
+}
+else {
+vErrors.push(err242);
+}
+errors++;
+}
+if(data.database_id === undefined){
+const err243 = {instancePath,schemaPath:"#/allOf/11/then/required",keyword:"required",params:{missingProperty: "database_id"},message:"must have required property '"+"database_id"+"'",schema:schema32.allOf[11].then.required,parentSchema:schema32.allOf[11].then,data};
+if(vErrors === null){
+vErrors = [err243];
+}
+else {
+vErrors.push(err243);
+}
+errors++;
+}
+if(data.fields === undefined){
+const err244 = {instancePath,schemaPath:"#/allOf/11/then/required",keyword:"required",params:{missingProperty: "fields"},message:"must have required property '"+"fields"+"'",schema:schema32.allOf[11].then.required,parentSchema:schema32.allOf[11].then,data};
+if(vErrors === null){
+vErrors = [err244];
+}
+else {
+vErrors.push(err244);
+}
+errors++;
+}
+for(const key16 in data){
+if(!(func3.call(schema32.allOf[11].then.properties, key16))){
+const err245 = {instancePath,schemaPath:"#/allOf/11/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key16},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[11].then,data};
+if(vErrors === null){
+vErrors = [err245];
+}
+else {
+vErrors.push(err245);
+}
+errors++;
+}
+}
+if(data.id !== undefined){
+let data113 = data.id;
+if(typeof data113 !== "string"){
+const err246 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/11/then/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[11].then.properties.id.type,parentSchema:schema32.allOf[11].then.properties.id,data:data113};
+if(vErrors === null){
+vErrors = [err246];
+}
+else {
+vErrors.push(err246);
+}
+errors++;
+}
+}
+if(data.name !== undefined){
+let data114 = data.name;
+if(typeof data114 === "string"){
+if(!pattern39.test(data114)){
+const err247 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/databaseName/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9_]{1,64}$"},message:"must match pattern \""+"^[a-z0-9_]{1,64}$"+"\"",schema:"^[a-z0-9_]{1,64}$",parentSchema:schema81,data:data114};
+if(vErrors === null){
+vErrors = [err247];
+}
+else {
+vErrors.push(err247);
+}
+errors++;
+}
+}
+else {
+const err248 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/databaseName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema81.type,parentSchema:schema81,data:data114};
+if(vErrors === null){
+vErrors = [err248];
+}
+else {
+vErrors.push(err248);
+}
+errors++;
+}
+}
+if(data.client !== undefined){
+let data115 = data.client;
+if(typeof data115 === "string"){
+if(!pattern10.test(data115)){
+const err249 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_-]*$"+"\"",schema:"^[a-z][a-z0-9_-]*$",parentSchema:schema33,data:data115};
+if(vErrors === null){
+vErrors = [err249];
+}
+else {
+vErrors.push(err249);
+}
+errors++;
+}
+}
+else {
+const err250 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data115};
+if(vErrors === null){
+vErrors = [err250];
+}
+else {
+vErrors.push(err250);
+}
+errors++;
+}
+}
+if(data.database_id !== undefined){
+let data116 = data.database_id;
+if(!(((typeof data116 == "number") && (!(data116 % 1) && !isNaN(data116))) && (isFinite(data116)))){
+const err251 = {instancePath:instancePath+"/database_id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema35.type,parentSchema:schema35,data:data116};
+if(vErrors === null){
+vErrors = [err251];
+}
+else {
+vErrors.push(err251);
+}
+errors++;
+}
+if((typeof data116 == "number") && (isFinite(data116))){
+if(data116 < 1 || isNaN(data116)){
+const err252 = {instancePath:instancePath+"/database_id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema35,data:data116};
+if(vErrors === null){
+vErrors = [err252];
+}
+else {
+vErrors.push(err252);
+}
+errors++;
+}
+}
+}
+if(data.fields !== undefined){
+let data117 = data.fields;
+if(Array.isArray(data117)){
+if(data117.length < 1){
+const err253 = {instancePath:instancePath+"/fields",schemaPath:"#/allOf/11/then/properties/fields/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema32.allOf[11].then.properties.fields,data:data117};
+if(vErrors === null){
+vErrors = [err253];
+}
+else {
+vErrors.push(err253);
+}
+errors++;
+}
+const len7 = data117.length;
+for(let i7=0; i7<len7; i7++){
+if(!(validate32(data117[i7], {instancePath:instancePath+"/fields/" + i7,parentData:data117,parentDataProperty:i7,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err254 = {instancePath:instancePath+"/fields",schemaPath:"#/allOf/11/then/properties/fields/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.allOf[11].then.properties.fields.type,parentSchema:schema32.allOf[11].then.properties.fields,data:data117};
+if(vErrors === null){
+vErrors = [err254];
+}
+else {
+vErrors.push(err254);
+}
+errors++;
+}
+}
+}
+var _valid11 = _errs289 === errors;
+valid84 = _valid11;
+if(valid84){
+var props13 = true;
+}
+}
+if(!valid84){
+const err255 = {instancePath,schemaPath:"#/allOf/11/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[11].if,parentSchema:schema32.allOf[11],data};
+if(vErrors === null){
+vErrors = [err255];
+}
+else {
+vErrors.push(err255);
+}
+errors++;
+}
+if(props0 !== true && props13 !== undefined){
+if(props13 === true){
+props0 = true;
+}
+else {
+props0 = props0 || {};
+Object.assign(props0, props13);
+}
+}
+const _errs306 = errors;
+let valid92 = true;
+const _errs307 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing12;
+if(((data.action === undefined) && (missing12 = "action")) || ((data.type === undefined) && (missing12 = "type"))){
+const err256 = {};
+if(vErrors === null){
+vErrors = [err256];
+}
+else {
+vErrors.push(err256);
+}
+errors++;
+}
+else {
+if(data.action !== undefined){
+const _errs308 = errors;
+if("delete" !== data.action){
+const err257 = {};
+if(vErrors === null){
+vErrors = [err257];
+}
+else {
+vErrors.push(err257);
+}
+errors++;
+}
+var valid93 = _errs308 === errors;
+}
+else {
+var valid93 = true;
+}
+if(valid93){
+if(data.type !== undefined){
+const _errs309 = errors;
+if("database" !== data.type){
+const err258 = {};
+if(vErrors === null){
+vErrors = [err258];
+}
+else {
+vErrors.push(err258);
+}
+errors++;
+}
+var valid93 = _errs309 === errors;
+}
+else {
+var valid93 = true;
+}
+}
+}
+}
+var _valid12 = _errs307 === errors;
+errors = _errs306;
+if(vErrors !== null){
+if(_errs306){
+vErrors.length = _errs306;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid12){
+const _errs310 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.client === undefined){
+const err259 = {instancePath,schemaPath:"#/allOf/12/then/required",keyword:"required",params:{missingProperty: "client"},message:"must have required property '"+"client"+"'",schema:schema32.allOf[12].then.required,parentSchema:schema32.allOf[12].then,data};
+if(vErrors === null){
+vErrors = [err259];
+}
+else {
+vErrors.push(err259);
+}
+errors++;
+}
+if(data.database_id === undefined){
+const err260 = {instancePath,schemaPath:"#/allOf/12/then/required",keyword:"required",params:{missingProperty: "database_id"},message:"must have required property '"+"database_id"+"'",schema:schema32.allOf[12].then.required,parentSchema:schema32.allOf[12].then,data};
+if(vErrors === null){
+vErrors = [err260];
+}
+else {
+vErrors.push(err260);
+}
+errors++;
+}
+if(data.destroys_data === undefined){
+const err261 = {instancePath,schemaPath:"#/allOf/12/then/required",keyword:"required",params:{missingProperty: "destroys_data"},message:"must have required property '"+"destroys_data"+"'",schema:schema32.allOf[12].then.required,parentSchema:schema32.allOf[12].then,data};
+if(vErrors === null){
+vErrors = [err261];
+}
+else {
+vErrors.push(err261);
+}
+errors++;
+}
+for(const key17 in data){
+if(!(func3.call(schema32.allOf[12].then.properties, key17))){
+const err262 = {instancePath,schemaPath:"#/allOf/12/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key17},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[12].then,data};
+if(vErrors === null){
+vErrors = [err262];
+}
+else {
+vErrors.push(err262);
+}
+errors++;
+}
+}
+if(data.id !== undefined){
+let data121 = data.id;
+if(typeof data121 !== "string"){
+const err263 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/12/then/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[12].then.properties.id.type,parentSchema:schema32.allOf[12].then.properties.id,data:data121};
+if(vErrors === null){
+vErrors = [err263];
+}
+else {
+vErrors.push(err263);
+}
+errors++;
+}
+}
+if(data.name !== undefined){
+let data122 = data.name;
+if(typeof data122 === "string"){
+if(!pattern39.test(data122)){
+const err264 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/databaseName/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9_]{1,64}$"},message:"must match pattern \""+"^[a-z0-9_]{1,64}$"+"\"",schema:"^[a-z0-9_]{1,64}$",parentSchema:schema81,data:data122};
+if(vErrors === null){
+vErrors = [err264];
+}
+else {
+vErrors.push(err264);
+}
+errors++;
+}
+}
+else {
+const err265 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/databaseName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema81.type,parentSchema:schema81,data:data122};
+if(vErrors === null){
+vErrors = [err265];
+}
+else {
+vErrors.push(err265);
+}
+errors++;
+}
+}
+if(data.client !== undefined){
+let data123 = data.client;
+if(typeof data123 === "string"){
+if(!pattern10.test(data123)){
+const err266 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_-]*$"+"\"",schema:"^[a-z][a-z0-9_-]*$",parentSchema:schema33,data:data123};
+if(vErrors === null){
+vErrors = [err266];
+}
+else {
+vErrors.push(err266);
+}
+errors++;
+}
+}
+else {
+const err267 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data123};
+if(vErrors === null){
+vErrors = [err267];
+}
+else {
+vErrors.push(err267);
+}
+errors++;
+}
+}
+if(data.database_id !== undefined){
+let data124 = data.database_id;
+if(!(((typeof data124 == "number") && (!(data124 % 1) && !isNaN(data124))) && (isFinite(data124)))){
+const err268 = {instancePath:instancePath+"/database_id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema35.type,parentSchema:schema35,data:data124};
+if(vErrors === null){
+vErrors = [err268];
+}
+else {
+vErrors.push(err268);
+}
+errors++;
+}
+if((typeof data124 == "number") && (isFinite(data124))){
+if(data124 < 1 || isNaN(data124)){
+const err269 = {instancePath:instancePath+"/database_id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema35,data:data124};
+if(vErrors === null){
+vErrors = [err269];
+}
+else {
+vErrors.push(err269);
+}
+errors++;
+}
+}
+}
+if(data.destroys_data !== undefined){
+let data125 = data.destroys_data;
+if(true !== data125){
+const err270 = {instancePath:instancePath+"/destroys_data",schemaPath:"#/allOf/12/then/properties/destroys_data/const",keyword:"const",params:{allowedValue: true},message:"must be equal to constant",schema:true,parentSchema:schema32.allOf[12].then.properties.destroys_data,data:data125};
+if(vErrors === null){
+vErrors = [err270];
+}
+else {
+vErrors.push(err270);
+}
+errors++;
+}
+}
+}
+var _valid12 = _errs310 === errors;
+valid92 = _valid12;
+if(valid92){
+var props14 = true;
+}
+}
+if(!valid92){
+const err271 = {instancePath,schemaPath:"#/allOf/12/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[12].if,parentSchema:schema32.allOf[12],data};
+if(vErrors === null){
+vErrors = [err271];
+}
+else {
+vErrors.push(err271);
+}
+errors++;
+}
+if(props0 !== true && props14 !== undefined){
+if(props14 === true){
+props0 = true;
+}
+else {
+props0 = props0 || {};
+Object.assign(props0, props14);
+}
+}
+const _errs325 = errors;
+let valid98 = true;
+const _errs326 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing13;
+if(((data.action === undefined) && (missing13 = "action")) || ((data.type === undefined) && (missing13 = "type"))){
+const err272 = {};
+if(vErrors === null){
+vErrors = [err272];
+}
+else {
+vErrors.push(err272);
+}
+errors++;
+}
+else {
+if(data.action !== undefined){
+const _errs327 = errors;
+if("create" !== data.action){
+const err273 = {};
+if(vErrors === null){
+vErrors = [err273];
+}
+else {
+vErrors.push(err273);
+}
+errors++;
+}
+var valid99 = _errs327 === errors;
+}
+else {
+var valid99 = true;
+}
+if(valid99){
+if(data.type !== undefined){
+const _errs328 = errors;
+if("ftp_user" !== data.type){
+const err274 = {};
+if(vErrors === null){
+vErrors = [err274];
+}
+else {
+vErrors.push(err274);
+}
+errors++;
+}
+var valid99 = _errs328 === errors;
+}
+else {
+var valid99 = true;
+}
+}
+}
+}
+var _valid13 = _errs326 === errors;
+errors = _errs325;
+if(vErrors !== null){
+if(_errs325){
+vErrors.length = _errs325;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid13){
+const _errs329 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.client === undefined){
+const err275 = {instancePath,schemaPath:"#/allOf/13/then/required",keyword:"required",params:{missingProperty: "client"},message:"must have required property '"+"client"+"'",schema:schema32.allOf[13].then.required,parentSchema:schema32.allOf[13].then,data};
+if(vErrors === null){
+vErrors = [err275];
+}
+else {
+vErrors.push(err275);
+}
+errors++;
+}
+if(data.client_id === undefined){
+const err276 = {instancePath,schemaPath:"#/allOf/13/then/required",keyword:"required",params:{missingProperty: "client_id"},message:"must have required property '"+"client_id"+"'",schema:schema32.allOf[13].then.required,parentSchema:schema32.allOf[13].then,data};
+if(vErrors === null){
+vErrors = [err276];
+}
+else {
+vErrors.push(err276);
+}
+errors++;
+}
+if(data.values === undefined){
+const err277 = {instancePath,schemaPath:"#/allOf/13/then/required",keyword:"required",params:{missingProperty: "values"},message:"must have required property '"+"values"+"'",schema:schema32.allOf[13].then.required,parentSchema:schema32.allOf[13].then,data};
+if(vErrors === null){
+vErrors = [err277];
+}
+else {
+vErrors.push(err277);
+}
+errors++;
+}
+for(const key18 in data){
+if(!(func3.call(schema32.allOf[13].then.properties, key18))){
+const err278 = {instancePath,schemaPath:"#/allOf/13/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key18},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[13].then,data};
+if(vErrors === null){
+vErrors = [err278];
+}
+else {
+vErrors.push(err278);
+}
+errors++;
+}
+}
+if(data.id !== undefined){
+let data128 = data.id;
+if(typeof data128 !== "string"){
+const err279 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/13/then/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[13].then.properties.id.type,parentSchema:schema32.allOf[13].then.properties.id,data:data128};
+if(vErrors === null){
+vErrors = [err279];
+}
+else {
+vErrors.push(err279);
+}
+errors++;
+}
+}
+if(data.name !== undefined){
+let data129 = data.name;
+if(typeof data129 === "string"){
+if(!pattern46.test(data129)){
+const err280 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/ftpUserName/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9._-]{0,63}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9._-]{0,63}$"+"\"",schema:"^[a-z0-9][a-z0-9._-]{0,63}$",parentSchema:schema94,data:data129};
+if(vErrors === null){
+vErrors = [err280];
+}
+else {
+vErrors.push(err280);
+}
+errors++;
+}
+}
+else {
+const err281 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/ftpUserName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema94.type,parentSchema:schema94,data:data129};
+if(vErrors === null){
+vErrors = [err281];
+}
+else {
+vErrors.push(err281);
+}
+errors++;
+}
+}
+if(data.client !== undefined){
+let data130 = data.client;
+if(typeof data130 === "string"){
+if(!pattern10.test(data130)){
+const err282 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_-]*$"+"\"",schema:"^[a-z][a-z0-9_-]*$",parentSchema:schema33,data:data130};
+if(vErrors === null){
+vErrors = [err282];
+}
+else {
+vErrors.push(err282);
+}
+errors++;
+}
+}
+else {
+const err283 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data130};
+if(vErrors === null){
+vErrors = [err283];
+}
+else {
+vErrors.push(err283);
+}
+errors++;
+}
+}
+if(data.client_id !== undefined){
+let data131 = data.client_id;
+if((!(((typeof data131 == "number") && (!(data131 % 1) && !isNaN(data131))) && (isFinite(data131)))) && (data131 !== null)){
+const err284 = {instancePath:instancePath+"/client_id",schemaPath:"#/allOf/13/then/properties/client_id/type",keyword:"type",params:{type: schema32.allOf[13].then.properties.client_id.type},message:"must be integer,null",schema:schema32.allOf[13].then.properties.client_id.type,parentSchema:schema32.allOf[13].then.properties.client_id,data:data131};
+if(vErrors === null){
+vErrors = [err284];
+}
+else {
+vErrors.push(err284);
+}
+errors++;
+}
+if((typeof data131 == "number") && (isFinite(data131))){
+if(data131 < 1 || isNaN(data131)){
+const err285 = {instancePath:instancePath+"/client_id",schemaPath:"#/allOf/13/then/properties/client_id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema32.allOf[13].then.properties.client_id,data:data131};
+if(vErrors === null){
+vErrors = [err285];
+}
+else {
+vErrors.push(err285);
+}
+errors++;
+}
+}
+}
+if(data.values !== undefined){
+let data132 = data.values;
+if(data132 && typeof data132 == "object" && !Array.isArray(data132)){
+if(data132.home === undefined){
+const err286 = {instancePath:instancePath+"/values",schemaPath:"#/$defs/ftpUserValues/required",keyword:"required",params:{missingProperty: "home"},message:"must have required property '"+"home"+"'",schema:schema96.required,parentSchema:schema96,data:data132};
+if(vErrors === null){
+vErrors = [err286];
+}
+else {
+vErrors.push(err286);
+}
+errors++;
+}
+for(const key19 in data132){
+if(!((key19 === "home") || (key19 === "description"))){
+const err287 = {instancePath:instancePath+"/values",schemaPath:"#/$defs/ftpUserValues/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key19},message:"must NOT have additional properties",schema:false,parentSchema:schema96,data:data132};
+if(vErrors === null){
+vErrors = [err287];
+}
+else {
+vErrors.push(err287);
+}
+errors++;
+}
+}
+if(data132.home !== undefined){
+let data133 = data132.home;
+if(typeof data133 === "string"){
+if(!pattern48.test(data133)){
+const err288 = {instancePath:instancePath+"/values/home",schemaPath:"#/$defs/ftpUserValues/properties/home/pattern",keyword:"pattern",params:{pattern: "^/(www|files)(/.*)?$"},message:"must match pattern \""+"^/(www|files)(/.*)?$"+"\"",schema:"^/(www|files)(/.*)?$",parentSchema:schema96.properties.home,data:data133};
+if(vErrors === null){
+vErrors = [err288];
+}
+else {
+vErrors.push(err288);
+}
+errors++;
+}
+}
+else {
+const err289 = {instancePath:instancePath+"/values/home",schemaPath:"#/$defs/ftpUserValues/properties/home/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema96.properties.home.type,parentSchema:schema96.properties.home,data:data133};
+if(vErrors === null){
+vErrors = [err289];
+}
+else {
+vErrors.push(err289);
+}
+errors++;
+}
+}
+if(data132.description !== undefined){
+let data134 = data132.description;
+if(typeof data134 !== "string"){
+const err290 = {instancePath:instancePath+"/values/description",schemaPath:"#/$defs/ftpUserValues/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema96.properties.description.type,parentSchema:schema96.properties.description,data:data134};
+if(vErrors === null){
+vErrors = [err290];
+}
+else {
+vErrors.push(err290);
+}
+errors++;
+}
+}
+}
+else {
+const err291 = {instancePath:instancePath+"/values",schemaPath:"#/$defs/ftpUserValues/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema96.type,parentSchema:schema96,data:data132};
+if(vErrors === null){
+vErrors = [err291];
+}
+else {
+vErrors.push(err291);
+}
+errors++;
+}
+}
+}
+var _valid13 = _errs329 === errors;
+valid98 = _valid13;
+if(valid98){
+var props15 = true;
+}
+}
+if(!valid98){
+const err292 = {instancePath,schemaPath:"#/allOf/13/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[13].if,parentSchema:schema32.allOf[13],data};
+if(vErrors === null){
+vErrors = [err292];
+}
+else {
+vErrors.push(err292);
+}
+errors++;
+}
+if(props0 !== true && props15 !== undefined){
+if(props15 === true){
+props0 = true;
+}
+else {
+props0 = props0 || {};
+Object.assign(props0, props15);
+}
+}
+const _errs350 = errors;
+let valid105 = true;
+const _errs351 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing14;
+if(((data.action === undefined) && (missing14 = "action")) || ((data.type === undefined) && (missing14 = "type"))){
+const err293 = {};
+if(vErrors === null){
+vErrors = [err293];
+}
+else {
+vErrors.push(err293);
+}
+errors++;
+}
+else {
+if(data.action !== undefined){
+const _errs352 = errors;
+if("update" !== data.action){
+const err294 = {};
+if(vErrors === null){
+vErrors = [err294];
+}
+else {
+vErrors.push(err294);
+}
+errors++;
+}
+var valid106 = _errs352 === errors;
+}
+else {
+var valid106 = true;
+}
+if(valid106){
+if(data.type !== undefined){
+const _errs353 = errors;
+if("ftp_user" !== data.type){
+const err295 = {};
+if(vErrors === null){
+vErrors = [err295];
+}
+else {
+vErrors.push(err295);
+}
+errors++;
+}
+var valid106 = _errs353 === errors;
+}
+else {
+var valid106 = true;
+}
+}
+}
+}
+var _valid14 = _errs351 === errors;
+errors = _errs350;
+if(vErrors !== null){
+if(_errs350){
+vErrors.length = _errs350;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid14){
+const _errs354 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.client === undefined){
+const err296 = {instancePath,schemaPath:"#/allOf/14/then/required",keyword:"required",params:{missingProperty: "client"},message:"must have required property '"+"client"+"'",schema:schema32.allOf[14].then.required,parentSchema:schema32.allOf[14].then,data};
+if(vErrors === null){
+vErrors = [err296];
+}
+else {
+vErrors.push(err296);
+}
+errors++;
+}
+if(data.ftp_user_id === undefined){
+const err297 = {instancePath,schemaPath:"#/allOf/14/then/required",keyword:"required",params:{missingProperty: "ftp_user_id"},message:"must have required property '"+"ftp_user_id"+"'",schema:schema32.allOf[14].then.required,parentSchema:schema32.allOf[14].then,data};
+if(vErrors === null){
+vErrors = [err297];
+}
+else {
+vErrors.push(err297);
+}
+errors++;
+}
+if(data.fields === undefined){
+const err298 = {instancePath,schemaPath:"#/allOf/14/then/required",keyword:"required",params:{missingProperty: "fields"},message:"must have required property '"+"fields"+"'",schema:schema32.allOf[14].then.required,parentSchema:schema32.allOf[14].then,data};
+if(vErrors === null){
+vErrors = [err298];
+}
+else {
+vErrors.push(err298);
+}
+errors++;
+}
+for(const key20 in data){
+if(!(func3.call(schema32.allOf[14].then.properties, key20))){
+const err299 = {instancePath,schemaPath:"#/allOf/14/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key20},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[14].then,data};
+if(vErrors === null){
+vErrors = [err299];
+}
+else {
+vErrors.push(err299);
+}
+errors++;
+}
+}
+if(data.id !== undefined){
+let data137 = data.id;
+if(typeof data137 !== "string"){
+const err300 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/14/then/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[14].then.properties.id.type,parentSchema:schema32.allOf[14].then.properties.id,data:data137};
+if(vErrors === null){
+vErrors = [err300];
+}
+else {
+vErrors.push(err300);
+}
+errors++;
+}
+}
+if(data.name !== undefined){
+let data138 = data.name;
+if(typeof data138 === "string"){
+if(!pattern46.test(data138)){
+const err301 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/ftpUserName/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9._-]{0,63}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9._-]{0,63}$"+"\"",schema:"^[a-z0-9][a-z0-9._-]{0,63}$",parentSchema:schema94,data:data138};
+if(vErrors === null){
+vErrors = [err301];
+}
+else {
+vErrors.push(err301);
+}
+errors++;
+}
+}
+else {
+const err302 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/ftpUserName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema94.type,parentSchema:schema94,data:data138};
+if(vErrors === null){
+vErrors = [err302];
+}
+else {
+vErrors.push(err302);
+}
+errors++;
+}
+}
+if(data.client !== undefined){
+let data139 = data.client;
+if(typeof data139 === "string"){
+if(!pattern10.test(data139)){
+const err303 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_-]*$"+"\"",schema:"^[a-z][a-z0-9_-]*$",parentSchema:schema33,data:data139};
+if(vErrors === null){
+vErrors = [err303];
+}
+else {
+vErrors.push(err303);
+}
+errors++;
+}
+}
+else {
+const err304 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data139};
+if(vErrors === null){
+vErrors = [err304];
+}
+else {
+vErrors.push(err304);
+}
+errors++;
+}
+}
+if(data.ftp_user_id !== undefined){
+let data140 = data.ftp_user_id;
+if(!(((typeof data140 == "number") && (!(data140 % 1) && !isNaN(data140))) && (isFinite(data140)))){
+const err305 = {instancePath:instancePath+"/ftp_user_id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema35.type,parentSchema:schema35,data:data140};
+if(vErrors === null){
+vErrors = [err305];
+}
+else {
+vErrors.push(err305);
+}
+errors++;
+}
+if((typeof data140 == "number") && (isFinite(data140))){
+if(data140 < 1 || isNaN(data140)){
+const err306 = {instancePath:instancePath+"/ftp_user_id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema35,data:data140};
+if(vErrors === null){
+vErrors = [err306];
+}
+else {
+vErrors.push(err306);
+}
+errors++;
+}
+}
+}
+if(data.fields !== undefined){
+let data141 = data.fields;
+if(Array.isArray(data141)){
+if(data141.length < 1){
+const err307 = {instancePath:instancePath+"/fields",schemaPath:"#/allOf/14/then/properties/fields/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema32.allOf[14].then.properties.fields,data:data141};
+if(vErrors === null){
+vErrors = [err307];
+}
+else {
+vErrors.push(err307);
+}
+errors++;
+}
+const len8 = data141.length;
+for(let i8=0; i8<len8; i8++){
+let data142 = data141[i8];
+const _errs371 = errors;
+let valid114 = false;
+let passing0 = null;
+const _errs372 = errors;
+if(data142 && typeof data142 == "object" && !Array.isArray(data142)){
+if(data142.field === undefined){
+const err308 = {instancePath:instancePath+"/fields/" + i8,schemaPath:"#/$defs/ftpUserFieldChange/oneOf/0/required",keyword:"required",params:{missingProperty: "field"},message:"must have required property '"+"field"+"'",schema:schema100.oneOf[0].required,parentSchema:schema100.oneOf[0],data:data142};
+if(vErrors === null){
+vErrors = [err308];
+}
+else {
+vErrors.push(err308);
+}
+errors++;
+}
+if(data142.before === undefined){
+const err309 = {instancePath:instancePath+"/fields/" + i8,schemaPath:"#/$defs/ftpUserFieldChange/oneOf/0/required",keyword:"required",params:{missingProperty: "before"},message:"must have required property '"+"before"+"'",schema:schema100.oneOf[0].required,parentSchema:schema100.oneOf[0],data:data142};
+if(vErrors === null){
+vErrors = [err309];
+}
+else {
+vErrors.push(err309);
+}
+errors++;
+}
+if(data142.after === undefined){
+const err310 = {instancePath:instancePath+"/fields/" + i8,schemaPath:"#/$defs/ftpUserFieldChange/oneOf/0/required",keyword:"required",params:{missingProperty: "after"},message:"must have required property '"+"after"+"'",schema:schema100.oneOf[0].required,parentSchema:schema100.oneOf[0],data:data142};
+if(vErrors === null){
+vErrors = [err310];
+}
+else {
+vErrors.push(err310);
+}
+errors++;
+}
+for(const key21 in data142){
+if(!(((key21 === "field") || (key21 === "before")) || (key21 === "after"))){
+const err311 = {instancePath:instancePath+"/fields/" + i8,schemaPath:"#/$defs/ftpUserFieldChange/oneOf/0/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key21},message:"must NOT have additional properties",schema:false,parentSchema:schema100.oneOf[0],data:data142};
+if(vErrors === null){
+vErrors = [err311];
+}
+else {
+vErrors.push(err311);
+}
+errors++;
+}
+}
+if(data142.field !== undefined){
+let data143 = data142.field;
+if("home" !== data143){
+const err312 = {instancePath:instancePath+"/fields/" + i8+"/field",schemaPath:"#/$defs/ftpUserFieldChange/oneOf/0/properties/field/const",keyword:"const",params:{allowedValue: "home"},message:"must be equal to constant",schema:"home",parentSchema:schema100.oneOf[0].properties.field,data:data143};
+if(vErrors === null){
+vErrors = [err312];
+}
+else {
+vErrors.push(err312);
+}
+errors++;
+}
+}
+if(data142.before !== undefined){
+let data144 = data142.before;
+if(typeof data144 !== "string"){
+const err313 = {instancePath:instancePath+"/fields/" + i8+"/before",schemaPath:"#/$defs/ftpUserFieldChange/oneOf/0/properties/before/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema100.oneOf[0].properties.before.type,parentSchema:schema100.oneOf[0].properties.before,data:data144};
+if(vErrors === null){
+vErrors = [err313];
+}
+else {
+vErrors.push(err313);
+}
+errors++;
+}
+}
+if(data142.after !== undefined){
+let data145 = data142.after;
+if(typeof data145 !== "string"){
+const err314 = {instancePath:instancePath+"/fields/" + i8+"/after",schemaPath:"#/$defs/ftpUserFieldChange/oneOf/0/properties/after/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema100.oneOf[0].properties.after.type,parentSchema:schema100.oneOf[0].properties.after,data:data145};
+if(vErrors === null){
+vErrors = [err314];
+}
+else {
+vErrors.push(err314);
+}
+errors++;
+}
+}
+}
+else {
+const err315 = {instancePath:instancePath+"/fields/" + i8,schemaPath:"#/$defs/ftpUserFieldChange/oneOf/0/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema100.oneOf[0].type,parentSchema:schema100.oneOf[0],data:data142};
+if(vErrors === null){
+vErrors = [err315];
+}
+else {
+vErrors.push(err315);
+}
+errors++;
+}
+var _valid15 = _errs372 === errors;
+if(_valid15){
+valid114 = true;
+passing0 = 0;
+var props16 = true;
+}
+const _errs380 = errors;
+if(data142 && typeof data142 == "object" && !Array.isArray(data142)){
+if(data142.field === undefined){
+const err316 = {instancePath:instancePath+"/fields/" + i8,schemaPath:"#/$defs/ftpUserFieldChange/oneOf/1/required",keyword:"required",params:{missingProperty: "field"},message:"must have required property '"+"field"+"'",schema:schema100.oneOf[1].required,parentSchema:schema100.oneOf[1],data:data142};
+if(vErrors === null){
+vErrors = [err316];
+}
+else {
+vErrors.push(err316);
+}
+errors++;
+}
+if(data142.before === undefined){
+const err317 = {instancePath:instancePath+"/fields/" + i8,schemaPath:"#/$defs/ftpUserFieldChange/oneOf/1/required",keyword:"required",params:{missingProperty: "before"},message:"must have required property '"+"before"+"'",schema:schema100.oneOf[1].required,parentSchema:schema100.oneOf[1],data:data142};
+if(vErrors === null){
+vErrors = [err317];
+}
+else {
+vErrors.push(err317);
+}
+errors++;
+}
+if(data142.after === undefined){
+const err318 = {instancePath:instancePath+"/fields/" + i8,schemaPath:"#/$defs/ftpUserFieldChange/oneOf/1/required",keyword:"required",params:{missingProperty: "after"},message:"must have required property '"+"after"+"'",schema:schema100.oneOf[1].required,parentSchema:schema100.oneOf[1],data:data142};
+if(vErrors === null){
+vErrors = [err318];
+}
+else {
+vErrors.push(err318);
+}
+errors++;
+}
+for(const key22 in data142){
+if(!(((key22 === "field") || (key22 === "before")) || (key22 === "after"))){
+const err319 = {instancePath:instancePath+"/fields/" + i8,schemaPath:"#/$defs/ftpUserFieldChange/oneOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key22},message:"must NOT have additional properties",schema:false,parentSchema:schema100.oneOf[1],data:data142};
+if(vErrors === null){
+vErrors = [err319];
+}
+else {
+vErrors.push(err319);
+}
+errors++;
+}
+}
+if(data142.field !== undefined){
+let data146 = data142.field;
+if("description" !== data146){
+const err320 = {instancePath:instancePath+"/fields/" + i8+"/field",schemaPath:"#/$defs/ftpUserFieldChange/oneOf/1/properties/field/const",keyword:"const",params:{allowedValue: "description"},message:"must be equal to constant",schema:"description",parentSchema:schema100.oneOf[1].properties.field,data:data146};
+if(vErrors === null){
+vErrors = [err320];
+}
+else {
+vErrors.push(err320);
+}
+errors++;
+}
+}
+if(data142.before !== undefined){
+let data147 = data142.before;
+if(typeof data147 !== "string"){
+const err321 = {instancePath:instancePath+"/fields/" + i8+"/before",schemaPath:"#/$defs/ftpUserFieldChange/oneOf/1/properties/before/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema100.oneOf[1].properties.before.type,parentSchema:schema100.oneOf[1].properties.before,data:data147};
+if(vErrors === null){
+vErrors = [err321];
+}
+else {
+vErrors.push(err321);
+}
+errors++;
+}
+}
+if(data142.after !== undefined){
+let data148 = data142.after;
+if(typeof data148 !== "string"){
+const err322 = {instancePath:instancePath+"/fields/" + i8+"/after",schemaPath:"#/$defs/ftpUserFieldChange/oneOf/1/properties/after/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema100.oneOf[1].properties.after.type,parentSchema:schema100.oneOf[1].properties.after,data:data148};
+if(vErrors === null){
+vErrors = [err322];
+}
+else {
+vErrors.push(err322);
+}
+errors++;
+}
+}
+}
+else {
+const err323 = {instancePath:instancePath+"/fields/" + i8,schemaPath:"#/$defs/ftpUserFieldChange/oneOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema100.oneOf[1].type,parentSchema:schema100.oneOf[1],data:data142};
+if(vErrors === null){
+vErrors = [err323];
+}
+else {
+vErrors.push(err323);
+}
+errors++;
+}
+var _valid15 = _errs380 === errors;
+if(_valid15 && valid114){
+valid114 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid15){
+valid114 = true;
+passing0 = 1;
+if(props16 !== true){
+props16 = true;
+}
+}
+}
+if(!valid114){
+const err324 = {instancePath:instancePath+"/fields/" + i8,schemaPath:"#/$defs/ftpUserFieldChange/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema100.oneOf,parentSchema:schema100,data:data142};
+if(vErrors === null){
+vErrors = [err324];
+}
+else {
+vErrors.push(err324);
+}
+errors++;
+}
+else {
+errors = _errs371;
+if(vErrors !== null){
+if(_errs371){
+vErrors.length = _errs371;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+else {
+const err325 = {instancePath:instancePath+"/fields",schemaPath:"#/allOf/14/then/properties/fields/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.allOf[14].then.properties.fields.type,parentSchema:schema32.allOf[14].then.properties.fields,data:data141};
+if(vErrors === null){
+vErrors = [err325];
+}
+else {
+vErrors.push(err325);
+}
+errors++;
+}
+}
+}
+var _valid14 = _errs354 === errors;
+valid105 = _valid14;
+if(valid105){
+var props17 = true;
+}
+}
+if(!valid105){
+const err326 = {instancePath,schemaPath:"#/allOf/14/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[14].if,parentSchema:schema32.allOf[14],data};
+if(vErrors === null){
+vErrors = [err326];
+}
+else {
+vErrors.push(err326);
+}
+errors++;
+}
+if(props0 !== true && props17 !== undefined){
+if(props17 === true){
+props0 = true;
+}
+else {
+props0 = props0 || {};
+Object.assign(props0, props17);
+}
+}
+const _errs389 = errors;
+let valid117 = true;
+const _errs390 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing15;
+if(((data.action === undefined) && (missing15 = "action")) || ((data.type === undefined) && (missing15 = "type"))){
+const err327 = {};
+if(vErrors === null){
+vErrors = [err327];
+}
+else {
+vErrors.push(err327);
+}
+errors++;
+}
+else {
+if(data.action !== undefined){
+const _errs391 = errors;
+if("delete" !== data.action){
+const err328 = {};
+if(vErrors === null){
+vErrors = [err328];
+}
+else {
+vErrors.push(err328);
+}
+errors++;
+}
+var valid118 = _errs391 === errors;
+}
+else {
+var valid118 = true;
+}
+if(valid118){
+if(data.type !== undefined){
+const _errs392 = errors;
+if("ftp_user" !== data.type){
+const err329 = {};
+if(vErrors === null){
+vErrors = [err329];
+}
+else {
+vErrors.push(err329);
+}
+errors++;
+}
+var valid118 = _errs392 === errors;
+}
+else {
+var valid118 = true;
+}
+}
+}
+}
+var _valid16 = _errs390 === errors;
+errors = _errs389;
+if(vErrors !== null){
+if(_errs389){
+vErrors.length = _errs389;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid16){
+const _errs393 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.client === undefined){
+const err330 = {instancePath,schemaPath:"#/allOf/15/then/required",keyword:"required",params:{missingProperty: "client"},message:"must have required property '"+"client"+"'",schema:schema32.allOf[15].then.required,parentSchema:schema32.allOf[15].then,data};
+if(vErrors === null){
+vErrors = [err330];
+}
+else {
+vErrors.push(err330);
+}
+errors++;
+}
+if(data.ftp_user_id === undefined){
+const err331 = {instancePath,schemaPath:"#/allOf/15/then/required",keyword:"required",params:{missingProperty: "ftp_user_id"},message:"must have required property '"+"ftp_user_id"+"'",schema:schema32.allOf[15].then.required,parentSchema:schema32.allOf[15].then,data};
+if(vErrors === null){
+vErrors = [err331];
+}
+else {
+vErrors.push(err331);
+}
+errors++;
+}
+for(const key23 in data){
+if(!(func3.call(schema32.allOf[15].then.properties, key23))){
+const err332 = {instancePath,schemaPath:"#/allOf/15/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key23},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[15].then,data};
+if(vErrors === null){
+vErrors = [err332];
+}
+else {
+vErrors.push(err332);
+}
+errors++;
+}
+}
+if(data.id !== undefined){
+let data151 = data.id;
+if(typeof data151 !== "string"){
+const err333 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/15/then/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[15].then.properties.id.type,parentSchema:schema32.allOf[15].then.properties.id,data:data151};
+if(vErrors === null){
+vErrors = [err333];
+}
+else {
+vErrors.push(err333);
+}
+errors++;
+}
+}
+if(data.name !== undefined){
+let data152 = data.name;
+if(typeof data152 === "string"){
+if(!pattern46.test(data152)){
+const err334 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/ftpUserName/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9._-]{0,63}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9._-]{0,63}$"+"\"",schema:"^[a-z0-9][a-z0-9._-]{0,63}$",parentSchema:schema94,data:data152};
+if(vErrors === null){
+vErrors = [err334];
+}
+else {
+vErrors.push(err334);
+}
+errors++;
+}
+}
+else {
+const err335 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/ftpUserName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema94.type,parentSchema:schema94,data:data152};
+if(vErrors === null){
+vErrors = [err335];
+}
+else {
+vErrors.push(err335);
+}
+errors++;
+}
+}
+if(data.client !== undefined){
+let data153 = data.client;
+if(typeof data153 === "string"){
+if(!pattern10.test(data153)){
+const err336 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_-]*$"+"\"",schema:"^[a-z][a-z0-9_-]*$",parentSchema:schema33,data:data153};
+if(vErrors === null){
+vErrors = [err336];
+}
+else {
+vErrors.push(err336);
+}
+errors++;
+}
+}
+else {
+const err337 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data153};
+if(vErrors === null){
+vErrors = [err337];
+}
+else {
+vErrors.push(err337);
+}
+errors++;
+}
+}
+if(data.ftp_user_id !== undefined){
+let data154 = data.ftp_user_id;
+if(!(((typeof data154 == "number") && (!(data154 % 1) && !isNaN(data154))) && (isFinite(data154)))){
+const err338 = {instancePath:instancePath+"/ftp_user_id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema35.type,parentSchema:schema35,data:data154};
+if(vErrors === null){
+vErrors = [err338];
+}
+else {
+vErrors.push(err338);
+}
+errors++;
+}
+if((typeof data154 == "number") && (isFinite(data154))){
+if(data154 < 1 || isNaN(data154)){
+const err339 = {instancePath:instancePath+"/ftp_user_id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema35,data:data154};
+if(vErrors === null){
+vErrors = [err339];
+}
+else {
+vErrors.push(err339);
+}
+errors++;
+}
+}
+}
+}
+var _valid16 = _errs393 === errors;
+valid117 = _valid16;
+if(valid117){
+var props18 = true;
+}
+}
+if(!valid117){
+const err340 = {instancePath,schemaPath:"#/allOf/15/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[15].if,parentSchema:schema32.allOf[15],data};
+if(vErrors === null){
+vErrors = [err340];
+}
+else {
+vErrors.push(err340);
+}
+errors++;
+}
+if(props0 !== true && props18 !== undefined){
+if(props18 === true){
+props0 = true;
+}
+else {
+props0 = props0 || {};
+Object.assign(props0, props18);
+}
+}
+const _errs407 = errors;
+let valid123 = true;
+const _errs408 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing16;
+if(((data.action === undefined) && (missing16 = "action")) || ((data.type === undefined) && (missing16 = "type"))){
+const err341 = {};
+if(vErrors === null){
+vErrors = [err341];
+}
+else {
+vErrors.push(err341);
+}
+errors++;
+}
+else {
+if(data.action !== undefined){
+const _errs409 = errors;
+if("create" !== data.action){
+const err342 = {};
+if(vErrors === null){
+vErrors = [err342];
+}
+else {
+vErrors.push(err342);
+}
+errors++;
+}
+var valid124 = _errs409 === errors;
+}
+else {
+var valid124 = true;
+}
+if(valid124){
+if(data.type !== undefined){
+const _errs410 = errors;
+if("hosting_plan" !== data.type){
+const err343 = {};
+if(vErrors === null){
+vErrors = [err343];
+}
+else {
+vErrors.push(err343);
+}
+errors++;
+}
+var valid124 = _errs410 === errors;
+}
+else {
+var valid124 = true;
+}
+}
+}
+}
+var _valid17 = _errs408 === errors;
+errors = _errs407;
+if(vErrors !== null){
+if(_errs407){
+vErrors.length = _errs407;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid17){
+const _errs411 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.objects === undefined){
+const err344 = {instancePath,schemaPath:"#/allOf/16/then/required",keyword:"required",params:{missingProperty: "objects"},message:"must have required property '"+"objects"+"'",schema:schema32.allOf[16].then.required,parentSchema:schema32.allOf[16].then,data};
+if(vErrors === null){
+vErrors = [err344];
+}
+else {
+vErrors.push(err344);
+}
+errors++;
+}
+for(const key24 in data){
+if(!((((((((key24 === "id") || (key24 === "action")) || (key24 === "type")) || (key24 === "reason")) || (key24 === "depends_on")) || (key24 === "request")) || (key24 === "name")) || (key24 === "objects"))){
+const err345 = {instancePath,schemaPath:"#/allOf/16/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key24},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[16].then,data};
+if(vErrors === null){
+vErrors = [err345];
+}
+else {
+vErrors.push(err345);
+}
+errors++;
+}
+}
+if(data.id !== undefined){
+let data157 = data.id;
+if(typeof data157 !== "string"){
+const err346 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/16/then/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[16].then.properties.id.type,parentSchema:schema32.allOf[16].then.properties.id,data:data157};
+if(vErrors === null){
+vErrors = [err346];
+}
+else {
+vErrors.push(err346);
+}
+errors++;
+}
+}
+if(data.name !== undefined){
+let data158 = data.name;
+if(typeof data158 === "string"){
+if(func1(data158) < 1){
+const err347 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/planName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema104,data:data158};
+if(vErrors === null){
+vErrors = [err347];
+}
+else {
+vErrors.push(err347);
+}
+errors++;
+}
+}
+else {
+const err348 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/planName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema104.type,parentSchema:schema104,data:data158};
+if(vErrors === null){
+vErrors = [err348];
+}
+else {
+vErrors.push(err348);
+}
+errors++;
+}
+}
+if(data.objects !== undefined){
+let data159 = data.objects;
+if(data159 && typeof data159 == "object" && !Array.isArray(data159)){
+for(const key25 in data159){
+if(!((((key25 === "resources") || (key25 === "permissions")) || (key25 === "php")) || (key25 === "php_fpm"))){
+const err349 = {instancePath:instancePath+"/objects",schemaPath:"#/$defs/planObjects/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key25},message:"must NOT have additional properties",schema:false,parentSchema:schema105,data:data159};
+if(vErrors === null){
+vErrors = [err349];
+}
+else {
+vErrors.push(err349);
+}
+errors++;
+}
+}
+if(data159.resources !== undefined){
+let data160 = data159.resources;
+if(data160 && typeof data160 == "object" && !Array.isArray(data160)){
+for(const key26 in data160){
+let data161 = data160[key26];
+if((((!((typeof data161 == "number") && (isFinite(data161)))) && (typeof data161 !== "boolean")) && (typeof data161 !== "string")) && (data161 !== null)){
+const err350 = {instancePath:instancePath+"/objects/resources/" + key26.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/planObjects/properties/resources/additionalProperties/type",keyword:"type",params:{type: schema105.properties.resources.additionalProperties.type},message:"must be number,boolean,string,null",schema:schema105.properties.resources.additionalProperties.type,parentSchema:schema105.properties.resources.additionalProperties,data:data161};
+if(vErrors === null){
+vErrors = [err350];
+}
+else {
+vErrors.push(err350);
+}
+errors++;
+}
+}
+}
+else {
+const err351 = {instancePath:instancePath+"/objects/resources",schemaPath:"#/$defs/planObjects/properties/resources/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema105.properties.resources.type,parentSchema:schema105.properties.resources,data:data160};
+if(vErrors === null){
+vErrors = [err351];
+}
+else {
+vErrors.push(err351);
+}
+errors++;
+}
+}
+if(data159.permissions !== undefined){
+let data162 = data159.permissions;
+if(data162 && typeof data162 == "object" && !Array.isArray(data162)){
+for(const key27 in data162){
+let data163 = data162[key27];
+if((((!((typeof data163 == "number") && (isFinite(data163)))) && (typeof data163 !== "boolean")) && (typeof data163 !== "string")) && (data163 !== null)){
+const err352 = {instancePath:instancePath+"/objects/permissions/" + key27.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/planObjects/properties/permissions/additionalProperties/type",keyword:"type",params:{type: schema105.properties.permissions.additionalProperties.type},message:"must be number,boolean,string,null",schema:schema105.properties.permissions.additionalProperties.type,parentSchema:schema105.properties.permissions.additionalProperties,data:data163};
+if(vErrors === null){
+vErrors = [err352];
+}
+else {
+vErrors.push(err352);
+}
+errors++;
+}
+}
+}
+else {
+const err353 = {instancePath:instancePath+"/objects/permissions",schemaPath:"#/$defs/planObjects/properties/permissions/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema105.properties.permissions.type,parentSchema:schema105.properties.permissions,data:data162};
+if(vErrors === null){
+vErrors = [err353];
+}
+else {
+vErrors.push(err353);
+}
+errors++;
+}
+}
+if(data159.php !== undefined){
+let data164 = data159.php;
+if(data164 && typeof data164 == "object" && !Array.isArray(data164)){
+for(const key28 in data164){
+let data165 = data164[key28];
+if((((!((typeof data165 == "number") && (isFinite(data165)))) && (typeof data165 !== "boolean")) && (typeof data165 !== "string")) && (data165 !== null)){
+const err354 = {instancePath:instancePath+"/objects/php/" + key28.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/planObjects/properties/php/additionalProperties/type",keyword:"type",params:{type: schema105.properties.php.additionalProperties.type},message:"must be number,boolean,string,null",schema:schema105.properties.php.additionalProperties.type,parentSchema:schema105.properties.php.additionalProperties,data:data165};
+if(vErrors === null){
+vErrors = [err354];
+}
+else {
+vErrors.push(err354);
+}
+errors++;
+}
+}
+}
+else {
+const err355 = {instancePath:instancePath+"/objects/php",schemaPath:"#/$defs/planObjects/properties/php/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema105.properties.php.type,parentSchema:schema105.properties.php,data:data164};
+if(vErrors === null){
+vErrors = [err355];
+}
+else {
+vErrors.push(err355);
+}
+errors++;
+}
+}
+if(data159.php_fpm !== undefined){
+let data166 = data159.php_fpm;
+if(data166 && typeof data166 == "object" && !Array.isArray(data166)){
+for(const key29 in data166){
+let data167 = data166[key29];
+if((((!((typeof data167 == "number") && (isFinite(data167)))) && (typeof data167 !== "boolean")) && (typeof data167 !== "string")) && (data167 !== null)){
+const err356 = {instancePath:instancePath+"/objects/php_fpm/" + key29.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/planObjects/properties/php_fpm/additionalProperties/type",keyword:"type",params:{type: schema105.properties.php_fpm.additionalProperties.type},message:"must be number,boolean,string,null",schema:schema105.properties.php_fpm.additionalProperties.type,parentSchema:schema105.properties.php_fpm.additionalProperties,data:data167};
+if(vErrors === null){
+vErrors = [err356];
+}
+else {
+vErrors.push(err356);
+}
+errors++;
+}
+}
+}
+else {
+const err357 = {instancePath:instancePath+"/objects/php_fpm",schemaPath:"#/$defs/planObjects/properties/php_fpm/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema105.properties.php_fpm.type,parentSchema:schema105.properties.php_fpm,data:data166};
+if(vErrors === null){
+vErrors = [err357];
+}
+else {
+vErrors.push(err357);
+}
+errors++;
+}
+}
+}
+else {
+const err358 = {instancePath:instancePath+"/objects",schemaPath:"#/$defs/planObjects/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema105.type,parentSchema:schema105,data:data159};
+if(vErrors === null){
+vErrors = [err358];
+}
+else {
+vErrors.push(err358);
+}
+errors++;
+}
+}
+}
+var _valid17 = _errs411 === errors;
+valid123 = _valid17;
+if(valid123){
+var props19 = true;
+}
+}
+if(!valid123){
+const err359 = {instancePath,schemaPath:"#/allOf/16/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[16].if,parentSchema:schema32.allOf[16],data};
+if(vErrors === null){
+vErrors = [err359];
+}
+else {
+vErrors.push(err359);
+}
+errors++;
+}
+if(props0 !== true && props19 !== undefined){
+if(props19 === true){
+props0 = true;
+}
+else {
+props0 = props0 || {};
+Object.assign(props0, props19);
+}
+}
+const _errs443 = errors;
+let valid133 = true;
+const _errs444 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing17;
+if(((data.action === undefined) && (missing17 = "action")) || ((data.type === undefined) && (missing17 = "type"))){
+const err360 = {};
+if(vErrors === null){
+vErrors = [err360];
+}
+else {
+vErrors.push(err360);
+}
+errors++;
+}
+else {
+if(data.action !== undefined){
+const _errs445 = errors;
+if("update" !== data.action){
+const err361 = {};
+if(vErrors === null){
+vErrors = [err361];
+}
+else {
+vErrors.push(err361);
+}
+errors++;
+}
+var valid134 = _errs445 === errors;
+}
+else {
+var valid134 = true;
+}
+if(valid134){
+if(data.type !== undefined){
+const _errs446 = errors;
+if("hosting_plan" !== data.type){
+const err362 = {};
+if(vErrors === null){
+vErrors = [err362];
+}
+else {
+vErrors.push(err362);
+}
+errors++;
+}
+var valid134 = _errs446 === errors;
+}
+else {
+var valid134 = true;
+}
+}
+}
+}
+var _valid18 = _errs444 === errors;
+errors = _errs443;
+if(vErrors !== null){
+if(_errs443){
+vErrors.length = _errs443;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid18){
+const _errs447 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.plan_id === undefined){
+const err363 = {instancePath,schemaPath:"#/allOf/17/then/required",keyword:"required",params:{missingProperty: "plan_id"},message:"must have required property '"+"plan_id"+"'",schema:schema32.allOf[17].then.required,parentSchema:schema32.allOf[17].then,data};
+if(vErrors === null){
+vErrors = [err363];
+}
+else {
+vErrors.push(err363);
+}
+errors++;
+}
+if(data.fields === undefined){
+const err364 = {instancePath,schemaPath:"#/allOf/17/then/required",keyword:"required",params:{missingProperty: "fields"},message:"must have required property '"+"fields"+"'",schema:schema32.allOf[17].then.required,parentSchema:schema32.allOf[17].then,data};
+if(vErrors === null){
+vErrors = [err364];
+}
+else {
+vErrors.push(err364);
+}
+errors++;
+}
+if(data.clients === undefined){
+const err365 = {instancePath,schemaPath:"#/allOf/17/then/required",keyword:"required",params:{missingProperty: "clients"},message:"must have required property '"+"clients"+"'",schema:schema32.allOf[17].then.required,parentSchema:schema32.allOf[17].then,data};
+if(vErrors === null){
+vErrors = [err365];
+}
+else {
+vErrors.push(err365);
+}
+errors++;
+}
+for(const key30 in data){
+if(!(func3.call(schema32.allOf[17].then.properties, key30))){
+const err366 = {instancePath,schemaPath:"#/allOf/17/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key30},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[17].then,data};
+if(vErrors === null){
+vErrors = [err366];
+}
+else {
+vErrors.push(err366);
+}
+errors++;
+}
+}
+if(data.id !== undefined){
+let data170 = data.id;
+if(typeof data170 !== "string"){
+const err367 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/17/then/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[17].then.properties.id.type,parentSchema:schema32.allOf[17].then.properties.id,data:data170};
+if(vErrors === null){
+vErrors = [err367];
+}
+else {
+vErrors.push(err367);
+}
+errors++;
+}
+}
+if(data.name !== undefined){
+let data171 = data.name;
+if(typeof data171 === "string"){
+if(func1(data171) < 1){
+const err368 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/planName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema104,data:data171};
+if(vErrors === null){
+vErrors = [err368];
+}
+else {
+vErrors.push(err368);
+}
+errors++;
+}
+}
+else {
+const err369 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/planName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema104.type,parentSchema:schema104,data:data171};
+if(vErrors === null){
+vErrors = [err369];
+}
+else {
+vErrors.push(err369);
+}
+errors++;
+}
+}
+if(data.plan_id !== undefined){
+let data172 = data.plan_id;
+if(!(((typeof data172 == "number") && (!(data172 % 1) && !isNaN(data172))) && (isFinite(data172)))){
+const err370 = {instancePath:instancePath+"/plan_id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema35.type,parentSchema:schema35,data:data172};
+if(vErrors === null){
+vErrors = [err370];
+}
+else {
+vErrors.push(err370);
+}
+errors++;
+}
+if((typeof data172 == "number") && (isFinite(data172))){
+if(data172 < 1 || isNaN(data172)){
+const err371 = {instancePath:instancePath+"/plan_id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema35,data:data172};
+if(vErrors === null){
+vErrors = [err371];
+}
+else {
+vErrors.push(err371);
+}
+errors++;
+}
+}
+}
+if(data.fields !== undefined){
+let data173 = data.fields;
+if(Array.isArray(data173)){
+if(data173.length < 1){
+const err372 = {instancePath:instancePath+"/fields",schemaPath:"#/allOf/17/then/properties/fields/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema32.allOf[17].then.properties.fields,data:data173};
+if(vErrors === null){
+vErrors = [err372];
+}
+else {
+vErrors.push(err372);
+}
+errors++;
+}
+const len9 = data173.length;
+for(let i9=0; i9<len9; i9++){
+let data174 = data173[i9];
+if(data174 && typeof data174 == "object" && !Array.isArray(data174)){
+if(data174.field === undefined){
+const err373 = {instancePath:instancePath+"/fields/" + i9,schemaPath:"#/allOf/17/then/properties/fields/items/required",keyword:"required",params:{missingProperty: "field"},message:"must have required property '"+"field"+"'",schema:schema32.allOf[17].then.properties.fields.items.required,parentSchema:schema32.allOf[17].then.properties.fields.items,data:data174};
+if(vErrors === null){
+vErrors = [err373];
+}
+else {
+vErrors.push(err373);
+}
+errors++;
+}
+if(data174.before === undefined){
+const err374 = {instancePath:instancePath+"/fields/" + i9,schemaPath:"#/allOf/17/then/properties/fields/items/required",keyword:"required",params:{missingProperty: "before"},message:"must have required property '"+"before"+"'",schema:schema32.allOf[17].then.properties.fields.items.required,parentSchema:schema32.allOf[17].then.properties.fields.items,data:data174};
+if(vErrors === null){
+vErrors = [err374];
+}
+else {
+vErrors.push(err374);
+}
+errors++;
+}
+if(data174.after === undefined){
+const err375 = {instancePath:instancePath+"/fields/" + i9,schemaPath:"#/allOf/17/then/properties/fields/items/required",keyword:"required",params:{missingProperty: "after"},message:"must have required property '"+"after"+"'",schema:schema32.allOf[17].then.properties.fields.items.required,parentSchema:schema32.allOf[17].then.properties.fields.items,data:data174};
+if(vErrors === null){
+vErrors = [err375];
+}
+else {
+vErrors.push(err375);
+}
+errors++;
+}
+for(const key31 in data174){
+if(!(((key31 === "field") || (key31 === "before")) || (key31 === "after"))){
+const err376 = {instancePath:instancePath+"/fields/" + i9,schemaPath:"#/allOf/17/then/properties/fields/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key31},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[17].then.properties.fields.items,data:data174};
+if(vErrors === null){
+vErrors = [err376];
+}
+else {
+vErrors.push(err376);
+}
+errors++;
+}
+}
+if(data174.field !== undefined){
+let data175 = data174.field;
+if(typeof data175 === "string"){
+if(!pattern53.test(data175)){
+const err377 = {instancePath:instancePath+"/fields/" + i9+"/field",schemaPath:"#/allOf/17/then/properties/fields/items/properties/field/pattern",keyword:"pattern",params:{pattern: "^(resources|permissions|php|php_fpm)\\.."},message:"must match pattern \""+"^(resources|permissions|php|php_fpm)\\.."+"\"",schema:"^(resources|permissions|php|php_fpm)\\..",parentSchema:schema32.allOf[17].then.properties.fields.items.properties.field,data:data175};
+if(vErrors === null){
+vErrors = [err377];
+}
+else {
+vErrors.push(err377);
+}
+errors++;
+}
+}
+else {
+const err378 = {instancePath:instancePath+"/fields/" + i9+"/field",schemaPath:"#/allOf/17/then/properties/fields/items/properties/field/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[17].then.properties.fields.items.properties.field.type,parentSchema:schema32.allOf[17].then.properties.fields.items.properties.field,data:data175};
+if(vErrors === null){
+vErrors = [err378];
+}
+else {
+vErrors.push(err378);
+}
+errors++;
+}
+}
+if(data174.after !== undefined){
+let data176 = data174.after;
+if((((!((typeof data176 == "number") && (isFinite(data176)))) && (typeof data176 !== "boolean")) && (typeof data176 !== "string")) && (data176 !== null)){
+const err379 = {instancePath:instancePath+"/fields/" + i9+"/after",schemaPath:"#/allOf/17/then/properties/fields/items/properties/after/type",keyword:"type",params:{type: schema32.allOf[17].then.properties.fields.items.properties.after.type},message:"must be number,boolean,string,null",schema:schema32.allOf[17].then.properties.fields.items.properties.after.type,parentSchema:schema32.allOf[17].then.properties.fields.items.properties.after,data:data176};
+if(vErrors === null){
+vErrors = [err379];
+}
+else {
+vErrors.push(err379);
+}
+errors++;
+}
+}
+}
+else {
+const err380 = {instancePath:instancePath+"/fields/" + i9,schemaPath:"#/allOf/17/then/properties/fields/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.allOf[17].then.properties.fields.items.type,parentSchema:schema32.allOf[17].then.properties.fields.items,data:data174};
+if(vErrors === null){
+vErrors = [err380];
+}
+else {
+vErrors.push(err380);
+}
+errors++;
+}
+}
+}
+else {
+const err381 = {instancePath:instancePath+"/fields",schemaPath:"#/allOf/17/then/properties/fields/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.allOf[17].then.properties.fields.type,parentSchema:schema32.allOf[17].then.properties.fields,data:data173};
+if(vErrors === null){
+vErrors = [err381];
+}
+else {
+vErrors.push(err381);
+}
+errors++;
+}
+}
+if(data.clients !== undefined){
+let data177 = data.clients;
+if((!(((typeof data177 == "number") && (!(data177 % 1) && !isNaN(data177))) && (isFinite(data177)))) && (data177 !== null)){
+const err382 = {instancePath:instancePath+"/clients",schemaPath:"#/allOf/17/then/properties/clients/type",keyword:"type",params:{type: schema32.allOf[17].then.properties.clients.type},message:"must be integer,null",schema:schema32.allOf[17].then.properties.clients.type,parentSchema:schema32.allOf[17].then.properties.clients,data:data177};
+if(vErrors === null){
+vErrors = [err382];
+}
+else {
+vErrors.push(err382);
+}
+errors++;
+}
+if((typeof data177 == "number") && (isFinite(data177))){
+if(data177 < 0 || isNaN(data177)){
+const err383 = {instancePath:instancePath+"/clients",schemaPath:"#/allOf/17/then/properties/clients/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema32.allOf[17].then.properties.clients,data:data177};
+if(vErrors === null){
+vErrors = [err383];
+}
+else {
+vErrors.push(err383);
+}
+errors++;
+}
+}
+}
+}
+var _valid18 = _errs447 === errors;
+valid133 = _valid18;
+if(valid133){
+var props20 = true;
+}
+}
+if(!valid133){
+const err384 = {instancePath,schemaPath:"#/allOf/17/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[17].if,parentSchema:schema32.allOf[17],data};
+if(vErrors === null){
+vErrors = [err384];
+}
+else {
+vErrors.push(err384);
+}
+errors++;
+}
+if(props0 !== true && props20 !== undefined){
+if(props20 === true){
+props0 = true;
+}
+else {
+props0 = props0 || {};
+Object.assign(props0, props20);
+}
+}
+const _errs469 = errors;
+let valid141 = true;
+const _errs470 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing18;
+if(((data.action === undefined) && (missing18 = "action")) || ((data.type === undefined) && (missing18 = "type"))){
+const err385 = {};
+if(vErrors === null){
+vErrors = [err385];
+}
+else {
+vErrors.push(err385);
+}
+errors++;
+}
+else {
+if(data.action !== undefined){
+const _errs471 = errors;
+if("delete" !== data.action){
+const err386 = {};
+if(vErrors === null){
+vErrors = [err386];
+}
+else {
+vErrors.push(err386);
+}
+errors++;
+}
+var valid142 = _errs471 === errors;
+}
+else {
+var valid142 = true;
+}
+if(valid142){
+if(data.type !== undefined){
+const _errs472 = errors;
+if("hosting_plan" !== data.type){
+const err387 = {};
+if(vErrors === null){
+vErrors = [err387];
+}
+else {
+vErrors.push(err387);
+}
+errors++;
+}
+var valid142 = _errs472 === errors;
+}
+else {
+var valid142 = true;
+}
+}
+}
+}
+var _valid19 = _errs470 === errors;
+errors = _errs469;
+if(vErrors !== null){
+if(_errs469){
+vErrors.length = _errs469;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid19){
+const _errs473 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.plan_id === undefined){
+const err388 = {instancePath,schemaPath:"#/allOf/18/then/required",keyword:"required",params:{missingProperty: "plan_id"},message:"must have required property '"+"plan_id"+"'",schema:schema32.allOf[18].then.required,parentSchema:schema32.allOf[18].then,data};
+if(vErrors === null){
+vErrors = [err388];
+}
+else {
+vErrors.push(err388);
+}
+errors++;
+}
+if(data.leaving === undefined){
+const err389 = {instancePath,schemaPath:"#/allOf/18/then/required",keyword:"required",params:{missingProperty: "leaving"},message:"must have required property '"+"leaving"+"'",schema:schema32.allOf[18].then.required,parentSchema:schema32.allOf[18].then,data};
+if(vErrors === null){
+vErrors = [err389];
+}
+else {
+vErrors.push(err389);
+}
+errors++;
+}
+for(const key32 in data){
+if(!(func3.call(schema32.allOf[18].then.properties, key32))){
+const err390 = {instancePath,schemaPath:"#/allOf/18/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key32},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[18].then,data};
+if(vErrors === null){
+vErrors = [err390];
+}
+else {
+vErrors.push(err390);
+}
+errors++;
+}
+}
+if(data.id !== undefined){
+let data180 = data.id;
+if(typeof data180 !== "string"){
+const err391 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/18/then/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[18].then.properties.id.type,parentSchema:schema32.allOf[18].then.properties.id,data:data180};
+if(vErrors === null){
+vErrors = [err391];
+}
+else {
+vErrors.push(err391);
+}
+errors++;
+}
+}
+if(data.name !== undefined){
+let data181 = data.name;
+if(typeof data181 === "string"){
+if(func1(data181) < 1){
+const err392 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/planName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema104,data:data181};
+if(vErrors === null){
+vErrors = [err392];
+}
+else {
+vErrors.push(err392);
+}
+errors++;
+}
+}
+else {
+const err393 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/planName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema104.type,parentSchema:schema104,data:data181};
+if(vErrors === null){
+vErrors = [err393];
+}
+else {
+vErrors.push(err393);
+}
+errors++;
+}
+}
+if(data.plan_id !== undefined){
+let data182 = data.plan_id;
+if(!(((typeof data182 == "number") && (!(data182 % 1) && !isNaN(data182))) && (isFinite(data182)))){
+const err394 = {instancePath:instancePath+"/plan_id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema35.type,parentSchema:schema35,data:data182};
+if(vErrors === null){
+vErrors = [err394];
+}
+else {
+vErrors.push(err394);
+}
+errors++;
+}
+if((typeof data182 == "number") && (isFinite(data182))){
+if(data182 < 1 || isNaN(data182)){
+const err395 = {instancePath:instancePath+"/plan_id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema35,data:data182};
+if(vErrors === null){
+vErrors = [err395];
+}
+else {
+vErrors.push(err395);
+}
+errors++;
+}
+}
+}
+if(data.leaving !== undefined){
+let data183 = data.leaving;
+if(Array.isArray(data183)){
+const len10 = data183.length;
+for(let i10=0; i10<len10; i10++){
+let data184 = data183[i10];
+if(typeof data184 !== "string"){
+const err396 = {instancePath:instancePath+"/leaving/" + i10,schemaPath:"#/allOf/18/then/properties/leaving/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[18].then.properties.leaving.items.type,parentSchema:schema32.allOf[18].then.properties.leaving.items,data:data184};
+if(vErrors === null){
+vErrors = [err396];
+}
+else {
+vErrors.push(err396);
+}
+errors++;
+}
+}
+}
+else {
+const err397 = {instancePath:instancePath+"/leaving",schemaPath:"#/allOf/18/then/properties/leaving/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.allOf[18].then.properties.leaving.type,parentSchema:schema32.allOf[18].then.properties.leaving,data:data183};
+if(vErrors === null){
+vErrors = [err397];
+}
+else {
+vErrors.push(err397);
+}
+errors++;
+}
+}
+}
+var _valid19 = _errs473 === errors;
+valid141 = _valid19;
+if(valid141){
+var props21 = true;
+}
+}
+if(!valid141){
+const err398 = {instancePath,schemaPath:"#/allOf/18/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[18].if,parentSchema:schema32.allOf[18],data};
+if(vErrors === null){
+vErrors = [err398];
+}
+else {
+vErrors.push(err398);
+}
+errors++;
+}
+if(props0 !== true && props21 !== undefined){
+if(props21 === true){
+props0 = true;
+}
+else {
+props0 = props0 || {};
+Object.assign(props0, props21);
+}
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.id === undefined){
+const err399 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema32.required,parentSchema:schema32,data};
+if(vErrors === null){
+vErrors = [err399];
+}
+else {
+vErrors.push(err399);
+}
+errors++;
+}
+if(data.action === undefined){
+const err400 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "action"},message:"must have required property '"+"action"+"'",schema:schema32.required,parentSchema:schema32,data};
+if(vErrors === null){
+vErrors = [err400];
+}
+else {
+vErrors.push(err400);
+}
+errors++;
+}
+if(data.type === undefined){
+const err401 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema32.required,parentSchema:schema32,data};
+if(vErrors === null){
+vErrors = [err401];
+}
+else {
+vErrors.push(err401);
+}
+errors++;
+}
+if(data.name === undefined){
+const err402 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema32.required,parentSchema:schema32,data};
+if(vErrors === null){
+vErrors = [err402];
+}
+else {
+vErrors.push(err402);
+}
+errors++;
+}
+if(data.reason === undefined){
+const err403 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "reason"},message:"must have required property '"+"reason"+"'",schema:schema32.required,parentSchema:schema32,data};
+if(vErrors === null){
+vErrors = [err403];
+}
+else {
+vErrors.push(err403);
+}
+errors++;
+}
+if(data.depends_on === undefined){
+const err404 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "depends_on"},message:"must have required property '"+"depends_on"+"'",schema:schema32.required,parentSchema:schema32,data};
+if(vErrors === null){
+vErrors = [err404];
+}
+else {
+vErrors.push(err404);
+}
+errors++;
+}
+if(data.request === undefined){
+const err405 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "request"},message:"must have required property '"+"request"+"'",schema:schema32.required,parentSchema:schema32,data};
+if(vErrors === null){
+vErrors = [err405];
+}
+else {
+vErrors.push(err405);
 }
 errors++;
 }
@@ -4672,189 +8594,189 @@ props0.depends_on = true;
 props0.request = true;
 }
 if(data.action !== undefined){
-let data110 = data.action;
-if(!(((data110 === "create") || (data110 === "update")) || (data110 === "delete"))){
-const err235 = {instancePath:instancePath+"/action",schemaPath:"#/properties/action/enum",keyword:"enum",params:{allowedValues: schema32.properties.action.enum},message:"must be equal to one of the allowed values",schema:schema32.properties.action.enum,parentSchema:schema32.properties.action,data:data110};
+let data185 = data.action;
+if(!(((data185 === "create") || (data185 === "update")) || (data185 === "delete"))){
+const err406 = {instancePath:instancePath+"/action",schemaPath:"#/properties/action/enum",keyword:"enum",params:{allowedValues: schema32.properties.action.enum},message:"must be equal to one of the allowed values",schema:schema32.properties.action.enum,parentSchema:schema32.properties.action,data:data185};
 if(vErrors === null){
-vErrors = [err235];
+vErrors = [err406];
 }
 else {
-vErrors.push(err235);
+vErrors.push(err406);
 }
 errors++;
 }
 }
 if(data.type !== undefined){
-let data111 = data.type;
-if(!((((data111 === "client") || (data111 === "domain")) || (data111 === "dns_zone")) || (data111 === "hosting_plan"))){
-const err236 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema32.properties.type.enum},message:"must be equal to one of the allowed values",schema:schema32.properties.type.enum,parentSchema:schema32.properties.type,data:data111};
+let data186 = data.type;
+if(!(((((((data186 === "client") || (data186 === "domain")) || (data186 === "dns_zone")) || (data186 === "mailbox")) || (data186 === "database")) || (data186 === "ftp_user")) || (data186 === "hosting_plan"))){
+const err407 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema32.properties.type.enum},message:"must be equal to one of the allowed values",schema:schema32.properties.type.enum,parentSchema:schema32.properties.type,data:data186};
 if(vErrors === null){
-vErrors = [err236];
+vErrors = [err407];
 }
 else {
-vErrors.push(err236);
+vErrors.push(err407);
 }
 errors++;
 }
 }
 if(data.reason !== undefined){
-let data112 = data.reason;
-if(typeof data112 !== "string"){
-const err237 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.reason.type,parentSchema:schema32.properties.reason,data:data112};
+let data187 = data.reason;
+if(typeof data187 !== "string"){
+const err408 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.reason.type,parentSchema:schema32.properties.reason,data:data187};
 if(vErrors === null){
-vErrors = [err237];
+vErrors = [err408];
 }
 else {
-vErrors.push(err237);
+vErrors.push(err408);
 }
 errors++;
 }
 }
 if(data.depends_on !== undefined){
-let data113 = data.depends_on;
-if(Array.isArray(data113)){
-const len8 = data113.length;
-for(let i8=0; i8<len8; i8++){
-let data114 = data113[i8];
-if(typeof data114 === "string"){
-if(!pattern27.test(data114)){
-const err238 = {instancePath:instancePath+"/depends_on/" + i8,schemaPath:"#/$defs/changeId/pattern",keyword:"pattern",params:{pattern: "^(client|domain|dns_zone|hosting_plan):."},message:"must match pattern \""+"^(client|domain|dns_zone|hosting_plan):."+"\"",schema:"^(client|domain|dns_zone|hosting_plan):.",parentSchema:schema70,data:data114};
+let data188 = data.depends_on;
+if(Array.isArray(data188)){
+const len11 = data188.length;
+for(let i11=0; i11<len11; i11++){
+let data189 = data188[i11];
+if(typeof data189 === "string"){
+if(!pattern54.test(data189)){
+const err409 = {instancePath:instancePath+"/depends_on/" + i11,schemaPath:"#/$defs/changeId/pattern",keyword:"pattern",params:{pattern: "^(client|domain|dns_zone|mailbox|database|ftp_user|hosting_plan):."},message:"must match pattern \""+"^(client|domain|dns_zone|mailbox|database|ftp_user|hosting_plan):."+"\"",schema:"^(client|domain|dns_zone|mailbox|database|ftp_user|hosting_plan):.",parentSchema:schema110,data:data189};
 if(vErrors === null){
-vErrors = [err238];
+vErrors = [err409];
 }
 else {
-vErrors.push(err238);
+vErrors.push(err409);
 }
 errors++;
 }
 }
 else {
-const err239 = {instancePath:instancePath+"/depends_on/" + i8,schemaPath:"#/$defs/changeId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema70.type,parentSchema:schema70,data:data114};
+const err410 = {instancePath:instancePath+"/depends_on/" + i11,schemaPath:"#/$defs/changeId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema110.type,parentSchema:schema110,data:data189};
 if(vErrors === null){
-vErrors = [err239];
+vErrors = [err410];
 }
 else {
-vErrors.push(err239);
+vErrors.push(err410);
 }
 errors++;
 }
 }
 }
 else {
-const err240 = {instancePath:instancePath+"/depends_on",schemaPath:"#/properties/depends_on/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.properties.depends_on.type,parentSchema:schema32.properties.depends_on,data:data113};
+const err411 = {instancePath:instancePath+"/depends_on",schemaPath:"#/properties/depends_on/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.properties.depends_on.type,parentSchema:schema32.properties.depends_on,data:data188};
 if(vErrors === null){
-vErrors = [err240];
+vErrors = [err411];
 }
 else {
-vErrors.push(err240);
+vErrors.push(err411);
 }
 errors++;
 }
 }
 if(data.request !== undefined){
-let data115 = data.request;
-if(data115 && typeof data115 == "object" && !Array.isArray(data115)){
-if(data115.method === undefined){
-const err241 = {instancePath:instancePath+"/request",schemaPath:"#/properties/request/required",keyword:"required",params:{missingProperty: "method"},message:"must have required property '"+"method"+"'",schema:schema32.properties.request.required,parentSchema:schema32.properties.request,data:data115};
+let data190 = data.request;
+if(data190 && typeof data190 == "object" && !Array.isArray(data190)){
+if(data190.method === undefined){
+const err412 = {instancePath:instancePath+"/request",schemaPath:"#/properties/request/required",keyword:"required",params:{missingProperty: "method"},message:"must have required property '"+"method"+"'",schema:schema32.properties.request.required,parentSchema:schema32.properties.request,data:data190};
 if(vErrors === null){
-vErrors = [err241];
+vErrors = [err412];
 }
 else {
-vErrors.push(err241);
+vErrors.push(err412);
 }
 errors++;
 }
-if(data115.path === undefined){
-const err242 = {instancePath:instancePath+"/request",schemaPath:"#/properties/request/required",keyword:"required",params:{missingProperty: "path"},message:"must have required property '"+"path"+"'",schema:schema32.properties.request.required,parentSchema:schema32.properties.request,data:data115};
+if(data190.path === undefined){
+const err413 = {instancePath:instancePath+"/request",schemaPath:"#/properties/request/required",keyword:"required",params:{missingProperty: "path"},message:"must have required property '"+"path"+"'",schema:schema32.properties.request.required,parentSchema:schema32.properties.request,data:data190};
 if(vErrors === null){
-vErrors = [err242];
+vErrors = [err413];
 }
 else {
-vErrors.push(err242);
+vErrors.push(err413);
 }
 errors++;
 }
-if(data115.body === undefined){
-const err243 = {instancePath:instancePath+"/request",schemaPath:"#/properties/request/required",keyword:"required",params:{missingProperty: "body"},message:"must have required property '"+"body"+"'",schema:schema32.properties.request.required,parentSchema:schema32.properties.request,data:data115};
+if(data190.body === undefined){
+const err414 = {instancePath:instancePath+"/request",schemaPath:"#/properties/request/required",keyword:"required",params:{missingProperty: "body"},message:"must have required property '"+"body"+"'",schema:schema32.properties.request.required,parentSchema:schema32.properties.request,data:data190};
 if(vErrors === null){
-vErrors = [err243];
+vErrors = [err414];
 }
 else {
-vErrors.push(err243);
+vErrors.push(err414);
 }
 errors++;
 }
-for(const key21 in data115){
-if(!(((key21 === "method") || (key21 === "path")) || (key21 === "body"))){
-const err244 = {instancePath:instancePath+"/request",schemaPath:"#/properties/request/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key21},message:"must NOT have additional properties",schema:false,parentSchema:schema32.properties.request,data:data115};
+for(const key33 in data190){
+if(!(((key33 === "method") || (key33 === "path")) || (key33 === "body"))){
+const err415 = {instancePath:instancePath+"/request",schemaPath:"#/properties/request/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key33},message:"must NOT have additional properties",schema:false,parentSchema:schema32.properties.request,data:data190};
 if(vErrors === null){
-vErrors = [err244];
+vErrors = [err415];
 }
 else {
-vErrors.push(err244);
-}
-errors++;
-}
-}
-if(data115.method !== undefined){
-let data116 = data115.method;
-if(!(((data116 === "POST") || (data116 === "PUT")) || (data116 === "DELETE"))){
-const err245 = {instancePath:instancePath+"/request/method",schemaPath:"#/properties/request/properties/method/enum",keyword:"enum",params:{allowedValues: schema32.properties.request.properties.method.enum},message:"must be equal to one of the allowed values",schema:schema32.properties.request.properties.method.enum,parentSchema:schema32.properties.request.properties.method,data:data116};
-if(vErrors === null){
-vErrors = [err245];
-}
-else {
-vErrors.push(err245);
+vErrors.push(err415);
 }
 errors++;
 }
 }
-if(data115.path !== undefined){
-let data117 = data115.path;
-if(typeof data117 !== "string"){
-const err246 = {instancePath:instancePath+"/request/path",schemaPath:"#/properties/request/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.request.properties.path.type,parentSchema:schema32.properties.request.properties.path,data:data117};
+if(data190.method !== undefined){
+let data191 = data190.method;
+if(!(((data191 === "POST") || (data191 === "PUT")) || (data191 === "DELETE"))){
+const err416 = {instancePath:instancePath+"/request/method",schemaPath:"#/properties/request/properties/method/enum",keyword:"enum",params:{allowedValues: schema32.properties.request.properties.method.enum},message:"must be equal to one of the allowed values",schema:schema32.properties.request.properties.method.enum,parentSchema:schema32.properties.request.properties.method,data:data191};
 if(vErrors === null){
-vErrors = [err246];
+vErrors = [err416];
 }
 else {
-vErrors.push(err246);
+vErrors.push(err416);
 }
 errors++;
 }
 }
-if(data115.body !== undefined){
-let data118 = data115.body;
-if((!(data118 && typeof data118 == "object" && !Array.isArray(data118))) && (data118 !== null)){
-const err247 = {instancePath:instancePath+"/request/body",schemaPath:"#/properties/request/properties/body/type",keyword:"type",params:{type: schema32.properties.request.properties.body.type},message:"must be object,null",schema:schema32.properties.request.properties.body.type,parentSchema:schema32.properties.request.properties.body,data:data118};
+if(data190.path !== undefined){
+let data192 = data190.path;
+if(typeof data192 !== "string"){
+const err417 = {instancePath:instancePath+"/request/path",schemaPath:"#/properties/request/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.request.properties.path.type,parentSchema:schema32.properties.request.properties.path,data:data192};
 if(vErrors === null){
-vErrors = [err247];
+vErrors = [err417];
 }
 else {
-vErrors.push(err247);
+vErrors.push(err417);
 }
 errors++;
 }
 }
-}
-else {
-const err248 = {instancePath:instancePath+"/request",schemaPath:"#/properties/request/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.properties.request.type,parentSchema:schema32.properties.request,data:data115};
+if(data190.body !== undefined){
+let data193 = data190.body;
+if((!(data193 && typeof data193 == "object" && !Array.isArray(data193))) && (data193 !== null)){
+const err418 = {instancePath:instancePath+"/request/body",schemaPath:"#/properties/request/properties/body/type",keyword:"type",params:{type: schema32.properties.request.properties.body.type},message:"must be object,null",schema:schema32.properties.request.properties.body.type,parentSchema:schema32.properties.request.properties.body,data:data193};
 if(vErrors === null){
-vErrors = [err248];
+vErrors = [err418];
 }
 else {
-vErrors.push(err248);
+vErrors.push(err418);
 }
 errors++;
 }
 }
 }
 else {
-const err249 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.type,parentSchema:schema32,data};
+const err419 = {instancePath:instancePath+"/request",schemaPath:"#/properties/request/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.properties.request.type,parentSchema:schema32.properties.request,data:data190};
 if(vErrors === null){
-vErrors = [err249];
+vErrors = [err419];
 }
 else {
-vErrors.push(err249);
+vErrors.push(err419);
+}
+errors++;
+}
+}
+}
+else {
+const err420 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.type,parentSchema:schema32,data};
+if(vErrors === null){
+vErrors = [err420];
+}
+else {
+vErrors.push(err420);
 }
 errors++;
 }
@@ -5936,8 +9858,8 @@ props1 = true;
 }
 const _errs83 = errors;
 if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
-if(data16.hosting_plan === undefined){
-const err86 = {instancePath:instancePath+"/conflicts/" + i3,schemaPath:"#/properties/conflicts/items/oneOf/2/required",keyword:"required",params:{missingProperty: "hosting_plan"},message:"must have required property '"+"hosting_plan"+"'",schema:schema31.properties.conflicts.items.oneOf[2].required,parentSchema:schema31.properties.conflicts.items.oneOf[2],data:data16};
+if(data16.mailbox === undefined){
+const err86 = {instancePath:instancePath+"/conflicts/" + i3,schemaPath:"#/properties/conflicts/items/oneOf/2/required",keyword:"required",params:{missingProperty: "mailbox"},message:"must have required property '"+"mailbox"+"'",schema:schema31.properties.conflicts.items.oneOf[2].required,parentSchema:schema31.properties.conflicts.items.oneOf[2],data:data16};
 if(vErrors === null){
 vErrors = [err86];
 }
@@ -5946,9 +9868,8 @@ vErrors.push(err86);
 }
 errors++;
 }
-for(const key6 in data16){
-if(!((((key6 === "hosting_plan") || (key6 === "clients")) || (key6 === "use_unknown")) || (key6 === "lacking"))){
-const err87 = {instancePath:instancePath+"/conflicts/" + i3,schemaPath:"#/properties/conflicts/items/oneOf/2/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.conflicts.items.oneOf[2],data:data16};
+if(data16.client === undefined){
+const err87 = {instancePath:instancePath+"/conflicts/" + i3,schemaPath:"#/properties/conflicts/items/oneOf/2/required",keyword:"required",params:{missingProperty: "client"},message:"must have required property '"+"client"+"'",schema:schema31.properties.conflicts.items.oneOf[2].required,parentSchema:schema31.properties.conflicts.items.oneOf[2],data:data16};
 if(vErrors === null){
 vErrors = [err87];
 }
@@ -5957,11 +9878,8 @@ vErrors.push(err87);
 }
 errors++;
 }
-}
-if(data16.hosting_plan !== undefined){
-let data38 = data16.hosting_plan;
-if(typeof data38 !== "string"){
-const err88 = {instancePath:instancePath+"/conflicts/" + i3+"/hosting_plan",schemaPath:"#/properties/conflicts/items/oneOf/2/properties/hosting_plan/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.conflicts.items.oneOf[2].properties.hosting_plan.type,parentSchema:schema31.properties.conflicts.items.oneOf[2].properties.hosting_plan,data:data38};
+if(data16.owner === undefined){
+const err88 = {instancePath:instancePath+"/conflicts/" + i3,schemaPath:"#/properties/conflicts/items/oneOf/2/required",keyword:"required",params:{missingProperty: "owner"},message:"must have required property '"+"owner"+"'",schema:schema31.properties.conflicts.items.oneOf[2].required,parentSchema:schema31.properties.conflicts.items.oneOf[2],data:data16};
 if(vErrors === null){
 vErrors = [err88];
 }
@@ -5970,15 +9888,9 @@ vErrors.push(err88);
 }
 errors++;
 }
-}
-if(data16.clients !== undefined){
-let data39 = data16.clients;
-if(Array.isArray(data39)){
-const len5 = data39.length;
-for(let i5=0; i5<len5; i5++){
-let data40 = data39[i5];
-if(typeof data40 !== "string"){
-const err89 = {instancePath:instancePath+"/conflicts/" + i3+"/clients/" + i5,schemaPath:"#/properties/conflicts/items/oneOf/2/properties/clients/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.conflicts.items.oneOf[2].properties.clients.items.type,parentSchema:schema31.properties.conflicts.items.oneOf[2].properties.clients.items,data:data40};
+for(const key6 in data16){
+if(!(((key6 === "mailbox") || (key6 === "client")) || (key6 === "owner"))){
+const err89 = {instancePath:instancePath+"/conflicts/" + i3,schemaPath:"#/properties/conflicts/items/oneOf/2/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.conflicts.items.oneOf[2],data:data16};
 if(vErrors === null){
 vErrors = [err89];
 }
@@ -5988,9 +9900,10 @@ vErrors.push(err89);
 errors++;
 }
 }
-}
-else {
-const err90 = {instancePath:instancePath+"/conflicts/" + i3+"/clients",schemaPath:"#/properties/conflicts/items/oneOf/2/properties/clients/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.conflicts.items.oneOf[2].properties.clients.type,parentSchema:schema31.properties.conflicts.items.oneOf[2].properties.clients,data:data39};
+if(data16.mailbox !== undefined){
+let data38 = data16.mailbox;
+if(typeof data38 !== "string"){
+const err90 = {instancePath:instancePath+"/conflicts/" + i3+"/mailbox",schemaPath:"#/properties/conflicts/items/oneOf/2/properties/mailbox/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.conflicts.items.oneOf[2].properties.mailbox.type,parentSchema:schema31.properties.conflicts.items.oneOf[2].properties.mailbox,data:data38};
 if(vErrors === null){
 vErrors = [err90];
 }
@@ -6000,10 +9913,10 @@ vErrors.push(err90);
 errors++;
 }
 }
-if(data16.use_unknown !== undefined){
-let data41 = data16.use_unknown;
-if(true !== data41){
-const err91 = {instancePath:instancePath+"/conflicts/" + i3+"/use_unknown",schemaPath:"#/properties/conflicts/items/oneOf/2/properties/use_unknown/const",keyword:"const",params:{allowedValue: true},message:"must be equal to constant",schema:true,parentSchema:schema31.properties.conflicts.items.oneOf[2].properties.use_unknown,data:data41};
+if(data16.client !== undefined){
+let data39 = data16.client;
+if(typeof data39 !== "string"){
+const err91 = {instancePath:instancePath+"/conflicts/" + i3+"/client",schemaPath:"#/properties/conflicts/items/oneOf/2/properties/client/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.conflicts.items.oneOf[2].properties.client.type,parentSchema:schema31.properties.conflicts.items.oneOf[2].properties.client,data:data39};
 if(vErrors === null){
 vErrors = [err91];
 }
@@ -6013,14 +9926,10 @@ vErrors.push(err91);
 errors++;
 }
 }
-if(data16.lacking !== undefined){
-let data42 = data16.lacking;
-if(Array.isArray(data42)){
-const len6 = data42.length;
-for(let i6=0; i6<len6; i6++){
-let data43 = data42[i6];
-if(typeof data43 !== "string"){
-const err92 = {instancePath:instancePath+"/conflicts/" + i3+"/lacking/" + i6,schemaPath:"#/properties/conflicts/items/oneOf/2/properties/lacking/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.conflicts.items.oneOf[2].properties.lacking.items.type,parentSchema:schema31.properties.conflicts.items.oneOf[2].properties.lacking.items,data:data43};
+if(data16.owner !== undefined){
+let data40 = data16.owner;
+if(typeof data40 !== "string"){
+const err92 = {instancePath:instancePath+"/conflicts/" + i3+"/owner",schemaPath:"#/properties/conflicts/items/oneOf/2/properties/owner/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.conflicts.items.oneOf[2].properties.owner.type,parentSchema:schema31.properties.conflicts.items.oneOf[2].properties.owner,data:data40};
 if(vErrors === null){
 vErrors = [err92];
 }
@@ -6032,24 +9941,12 @@ errors++;
 }
 }
 else {
-const err93 = {instancePath:instancePath+"/conflicts/" + i3+"/lacking",schemaPath:"#/properties/conflicts/items/oneOf/2/properties/lacking/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.conflicts.items.oneOf[2].properties.lacking.type,parentSchema:schema31.properties.conflicts.items.oneOf[2].properties.lacking,data:data42};
+const err93 = {instancePath:instancePath+"/conflicts/" + i3,schemaPath:"#/properties/conflicts/items/oneOf/2/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.conflicts.items.oneOf[2].type,parentSchema:schema31.properties.conflicts.items.oneOf[2],data:data16};
 if(vErrors === null){
 vErrors = [err93];
 }
 else {
 vErrors.push(err93);
-}
-errors++;
-}
-}
-}
-else {
-const err94 = {instancePath:instancePath+"/conflicts/" + i3,schemaPath:"#/properties/conflicts/items/oneOf/2/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.conflicts.items.oneOf[2].type,parentSchema:schema31.properties.conflicts.items.oneOf[2],data:data16};
-if(vErrors === null){
-vErrors = [err94];
-}
-else {
-vErrors.push(err94);
 }
 errors++;
 }
@@ -6066,15 +9963,406 @@ if(props1 !== true){
 props1 = true;
 }
 }
+const _errs92 = errors;
+if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
+if(data16.database === undefined){
+const err94 = {instancePath:instancePath+"/conflicts/" + i3,schemaPath:"#/properties/conflicts/items/oneOf/3/required",keyword:"required",params:{missingProperty: "database"},message:"must have required property '"+"database"+"'",schema:schema31.properties.conflicts.items.oneOf[3].required,parentSchema:schema31.properties.conflicts.items.oneOf[3],data:data16};
+if(vErrors === null){
+vErrors = [err94];
 }
+else {
+vErrors.push(err94);
 }
-if(!valid11){
-const err95 = {instancePath:instancePath+"/conflicts/" + i3,schemaPath:"#/properties/conflicts/items/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema31.properties.conflicts.items.oneOf,parentSchema:schema31.properties.conflicts.items,data:data16};
+errors++;
+}
+if(data16.client === undefined){
+const err95 = {instancePath:instancePath+"/conflicts/" + i3,schemaPath:"#/properties/conflicts/items/oneOf/3/required",keyword:"required",params:{missingProperty: "client"},message:"must have required property '"+"client"+"'",schema:schema31.properties.conflicts.items.oneOf[3].required,parentSchema:schema31.properties.conflicts.items.oneOf[3],data:data16};
 if(vErrors === null){
 vErrors = [err95];
 }
 else {
 vErrors.push(err95);
+}
+errors++;
+}
+if(data16.reason === undefined){
+const err96 = {instancePath:instancePath+"/conflicts/" + i3,schemaPath:"#/properties/conflicts/items/oneOf/3/required",keyword:"required",params:{missingProperty: "reason"},message:"must have required property '"+"reason"+"'",schema:schema31.properties.conflicts.items.oneOf[3].required,parentSchema:schema31.properties.conflicts.items.oneOf[3],data:data16};
+if(vErrors === null){
+vErrors = [err96];
+}
+else {
+vErrors.push(err96);
+}
+errors++;
+}
+for(const key7 in data16){
+if(!(((((((key7 === "database") || (key7 === "client")) || (key7 === "reason")) || (key7 === "owner")) || (key7 === "user")) || (key7 === "panel_user")) || (key7 === "held_by"))){
+const err97 = {instancePath:instancePath+"/conflicts/" + i3,schemaPath:"#/properties/conflicts/items/oneOf/3/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.conflicts.items.oneOf[3],data:data16};
+if(vErrors === null){
+vErrors = [err97];
+}
+else {
+vErrors.push(err97);
+}
+errors++;
+}
+}
+if(data16.database !== undefined){
+let data41 = data16.database;
+if(typeof data41 !== "string"){
+const err98 = {instancePath:instancePath+"/conflicts/" + i3+"/database",schemaPath:"#/properties/conflicts/items/oneOf/3/properties/database/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.conflicts.items.oneOf[3].properties.database.type,parentSchema:schema31.properties.conflicts.items.oneOf[3].properties.database,data:data41};
+if(vErrors === null){
+vErrors = [err98];
+}
+else {
+vErrors.push(err98);
+}
+errors++;
+}
+}
+if(data16.client !== undefined){
+let data42 = data16.client;
+if(typeof data42 !== "string"){
+const err99 = {instancePath:instancePath+"/conflicts/" + i3+"/client",schemaPath:"#/properties/conflicts/items/oneOf/3/properties/client/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.conflicts.items.oneOf[3].properties.client.type,parentSchema:schema31.properties.conflicts.items.oneOf[3].properties.client,data:data42};
+if(vErrors === null){
+vErrors = [err99];
+}
+else {
+vErrors.push(err99);
+}
+errors++;
+}
+}
+if(data16.reason !== undefined){
+let data43 = data16.reason;
+if(!((data43 === "owner") || (data43 === "rename"))){
+const err100 = {instancePath:instancePath+"/conflicts/" + i3+"/reason",schemaPath:"#/properties/conflicts/items/oneOf/3/properties/reason/enum",keyword:"enum",params:{allowedValues: schema31.properties.conflicts.items.oneOf[3].properties.reason.enum},message:"must be equal to one of the allowed values",schema:schema31.properties.conflicts.items.oneOf[3].properties.reason.enum,parentSchema:schema31.properties.conflicts.items.oneOf[3].properties.reason,data:data43};
+if(vErrors === null){
+vErrors = [err100];
+}
+else {
+vErrors.push(err100);
+}
+errors++;
+}
+}
+if(data16.owner !== undefined){
+let data44 = data16.owner;
+if(typeof data44 !== "string"){
+const err101 = {instancePath:instancePath+"/conflicts/" + i3+"/owner",schemaPath:"#/properties/conflicts/items/oneOf/3/properties/owner/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.conflicts.items.oneOf[3].properties.owner.type,parentSchema:schema31.properties.conflicts.items.oneOf[3].properties.owner,data:data44};
+if(vErrors === null){
+vErrors = [err101];
+}
+else {
+vErrors.push(err101);
+}
+errors++;
+}
+}
+if(data16.user !== undefined){
+let data45 = data16.user;
+if(typeof data45 !== "string"){
+const err102 = {instancePath:instancePath+"/conflicts/" + i3+"/user",schemaPath:"#/properties/conflicts/items/oneOf/3/properties/user/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.conflicts.items.oneOf[3].properties.user.type,parentSchema:schema31.properties.conflicts.items.oneOf[3].properties.user,data:data45};
+if(vErrors === null){
+vErrors = [err102];
+}
+else {
+vErrors.push(err102);
+}
+errors++;
+}
+}
+if(data16.panel_user !== undefined){
+let data46 = data16.panel_user;
+if(typeof data46 !== "string"){
+const err103 = {instancePath:instancePath+"/conflicts/" + i3+"/panel_user",schemaPath:"#/properties/conflicts/items/oneOf/3/properties/panel_user/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.conflicts.items.oneOf[3].properties.panel_user.type,parentSchema:schema31.properties.conflicts.items.oneOf[3].properties.panel_user,data:data46};
+if(vErrors === null){
+vErrors = [err103];
+}
+else {
+vErrors.push(err103);
+}
+errors++;
+}
+}
+if(data16.held_by !== undefined){
+let data47 = data16.held_by;
+if(typeof data47 !== "string"){
+const err104 = {instancePath:instancePath+"/conflicts/" + i3+"/held_by",schemaPath:"#/properties/conflicts/items/oneOf/3/properties/held_by/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.conflicts.items.oneOf[3].properties.held_by.type,parentSchema:schema31.properties.conflicts.items.oneOf[3].properties.held_by,data:data47};
+if(vErrors === null){
+vErrors = [err104];
+}
+else {
+vErrors.push(err104);
+}
+errors++;
+}
+}
+}
+else {
+const err105 = {instancePath:instancePath+"/conflicts/" + i3,schemaPath:"#/properties/conflicts/items/oneOf/3/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.conflicts.items.oneOf[3].type,parentSchema:schema31.properties.conflicts.items.oneOf[3],data:data16};
+if(vErrors === null){
+vErrors = [err105];
+}
+else {
+vErrors.push(err105);
+}
+errors++;
+}
+var _valid0 = _errs92 === errors;
+if(_valid0 && valid11){
+valid11 = false;
+passing0 = [passing0, 3];
+}
+else {
+if(_valid0){
+valid11 = true;
+passing0 = 3;
+if(props1 !== true){
+props1 = true;
+}
+}
+const _errs108 = errors;
+if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
+if(data16.ftp_user === undefined){
+const err106 = {instancePath:instancePath+"/conflicts/" + i3,schemaPath:"#/properties/conflicts/items/oneOf/4/required",keyword:"required",params:{missingProperty: "ftp_user"},message:"must have required property '"+"ftp_user"+"'",schema:schema31.properties.conflicts.items.oneOf[4].required,parentSchema:schema31.properties.conflicts.items.oneOf[4],data:data16};
+if(vErrors === null){
+vErrors = [err106];
+}
+else {
+vErrors.push(err106);
+}
+errors++;
+}
+if(data16.client === undefined){
+const err107 = {instancePath:instancePath+"/conflicts/" + i3,schemaPath:"#/properties/conflicts/items/oneOf/4/required",keyword:"required",params:{missingProperty: "client"},message:"must have required property '"+"client"+"'",schema:schema31.properties.conflicts.items.oneOf[4].required,parentSchema:schema31.properties.conflicts.items.oneOf[4],data:data16};
+if(vErrors === null){
+vErrors = [err107];
+}
+else {
+vErrors.push(err107);
+}
+errors++;
+}
+for(const key8 in data16){
+if(!(((key8 === "ftp_user") || (key8 === "client")) || (key8 === "owner"))){
+const err108 = {instancePath:instancePath+"/conflicts/" + i3,schemaPath:"#/properties/conflicts/items/oneOf/4/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.conflicts.items.oneOf[4],data:data16};
+if(vErrors === null){
+vErrors = [err108];
+}
+else {
+vErrors.push(err108);
+}
+errors++;
+}
+}
+if(data16.ftp_user !== undefined){
+let data48 = data16.ftp_user;
+if(typeof data48 !== "string"){
+const err109 = {instancePath:instancePath+"/conflicts/" + i3+"/ftp_user",schemaPath:"#/properties/conflicts/items/oneOf/4/properties/ftp_user/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.conflicts.items.oneOf[4].properties.ftp_user.type,parentSchema:schema31.properties.conflicts.items.oneOf[4].properties.ftp_user,data:data48};
+if(vErrors === null){
+vErrors = [err109];
+}
+else {
+vErrors.push(err109);
+}
+errors++;
+}
+}
+if(data16.client !== undefined){
+let data49 = data16.client;
+if(typeof data49 !== "string"){
+const err110 = {instancePath:instancePath+"/conflicts/" + i3+"/client",schemaPath:"#/properties/conflicts/items/oneOf/4/properties/client/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.conflicts.items.oneOf[4].properties.client.type,parentSchema:schema31.properties.conflicts.items.oneOf[4].properties.client,data:data49};
+if(vErrors === null){
+vErrors = [err110];
+}
+else {
+vErrors.push(err110);
+}
+errors++;
+}
+}
+if(data16.owner !== undefined){
+let data50 = data16.owner;
+if(typeof data50 !== "string"){
+const err111 = {instancePath:instancePath+"/conflicts/" + i3+"/owner",schemaPath:"#/properties/conflicts/items/oneOf/4/properties/owner/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.conflicts.items.oneOf[4].properties.owner.type,parentSchema:schema31.properties.conflicts.items.oneOf[4].properties.owner,data:data50};
+if(vErrors === null){
+vErrors = [err111];
+}
+else {
+vErrors.push(err111);
+}
+errors++;
+}
+}
+}
+else {
+const err112 = {instancePath:instancePath+"/conflicts/" + i3,schemaPath:"#/properties/conflicts/items/oneOf/4/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.conflicts.items.oneOf[4].type,parentSchema:schema31.properties.conflicts.items.oneOf[4],data:data16};
+if(vErrors === null){
+vErrors = [err112];
+}
+else {
+vErrors.push(err112);
+}
+errors++;
+}
+var _valid0 = _errs108 === errors;
+if(_valid0 && valid11){
+valid11 = false;
+passing0 = [passing0, 4];
+}
+else {
+if(_valid0){
+valid11 = true;
+passing0 = 4;
+if(props1 !== true){
+props1 = true;
+}
+}
+const _errs117 = errors;
+if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
+if(data16.hosting_plan === undefined){
+const err113 = {instancePath:instancePath+"/conflicts/" + i3,schemaPath:"#/properties/conflicts/items/oneOf/5/required",keyword:"required",params:{missingProperty: "hosting_plan"},message:"must have required property '"+"hosting_plan"+"'",schema:schema31.properties.conflicts.items.oneOf[5].required,parentSchema:schema31.properties.conflicts.items.oneOf[5],data:data16};
+if(vErrors === null){
+vErrors = [err113];
+}
+else {
+vErrors.push(err113);
+}
+errors++;
+}
+for(const key9 in data16){
+if(!((((key9 === "hosting_plan") || (key9 === "clients")) || (key9 === "use_unknown")) || (key9 === "lacking"))){
+const err114 = {instancePath:instancePath+"/conflicts/" + i3,schemaPath:"#/properties/conflicts/items/oneOf/5/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.conflicts.items.oneOf[5],data:data16};
+if(vErrors === null){
+vErrors = [err114];
+}
+else {
+vErrors.push(err114);
+}
+errors++;
+}
+}
+if(data16.hosting_plan !== undefined){
+let data51 = data16.hosting_plan;
+if(typeof data51 !== "string"){
+const err115 = {instancePath:instancePath+"/conflicts/" + i3+"/hosting_plan",schemaPath:"#/properties/conflicts/items/oneOf/5/properties/hosting_plan/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.conflicts.items.oneOf[5].properties.hosting_plan.type,parentSchema:schema31.properties.conflicts.items.oneOf[5].properties.hosting_plan,data:data51};
+if(vErrors === null){
+vErrors = [err115];
+}
+else {
+vErrors.push(err115);
+}
+errors++;
+}
+}
+if(data16.clients !== undefined){
+let data52 = data16.clients;
+if(Array.isArray(data52)){
+const len5 = data52.length;
+for(let i5=0; i5<len5; i5++){
+let data53 = data52[i5];
+if(typeof data53 !== "string"){
+const err116 = {instancePath:instancePath+"/conflicts/" + i3+"/clients/" + i5,schemaPath:"#/properties/conflicts/items/oneOf/5/properties/clients/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.conflicts.items.oneOf[5].properties.clients.items.type,parentSchema:schema31.properties.conflicts.items.oneOf[5].properties.clients.items,data:data53};
+if(vErrors === null){
+vErrors = [err116];
+}
+else {
+vErrors.push(err116);
+}
+errors++;
+}
+}
+}
+else {
+const err117 = {instancePath:instancePath+"/conflicts/" + i3+"/clients",schemaPath:"#/properties/conflicts/items/oneOf/5/properties/clients/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.conflicts.items.oneOf[5].properties.clients.type,parentSchema:schema31.properties.conflicts.items.oneOf[5].properties.clients,data:data52};
+if(vErrors === null){
+vErrors = [err117];
+}
+else {
+vErrors.push(err117);
+}
+errors++;
+}
+}
+if(data16.use_unknown !== undefined){
+let data54 = data16.use_unknown;
+if(true !== data54){
+const err118 = {instancePath:instancePath+"/conflicts/" + i3+"/use_unknown",schemaPath:"#/properties/conflicts/items/oneOf/5/properties/use_unknown/const",keyword:"const",params:{allowedValue: true},message:"must be equal to constant",schema:true,parentSchema:schema31.properties.conflicts.items.oneOf[5].properties.use_unknown,data:data54};
+if(vErrors === null){
+vErrors = [err118];
+}
+else {
+vErrors.push(err118);
+}
+errors++;
+}
+}
+if(data16.lacking !== undefined){
+let data55 = data16.lacking;
+if(Array.isArray(data55)){
+const len6 = data55.length;
+for(let i6=0; i6<len6; i6++){
+let data56 = data55[i6];
+if(typeof data56 !== "string"){
+const err119 = {instancePath:instancePath+"/conflicts/" + i3+"/lacking/" + i6,schemaPath:"#/properties/conflicts/items/oneOf/5/properties/lacking/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.conflicts.items.oneOf[5].properties.lacking.items.type,parentSchema:schema31.properties.conflicts.items.oneOf[5].properties.lacking.items,data:data56};
+if(vErrors === null){
+vErrors = [err119];
+}
+else {
+vErrors.push(err119);
+}
+errors++;
+}
+}
+}
+else {
+const err120 = {instancePath:instancePath+"/conflicts/" + i3+"/lacking",schemaPath:"#/properties/conflicts/items/oneOf/5/properties/lacking/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.conflicts.items.oneOf[5].properties.lacking.type,parentSchema:schema31.properties.conflicts.items.oneOf[5].properties.lacking,data:data55};
+if(vErrors === null){
+vErrors = [err120];
+}
+else {
+vErrors.push(err120);
+}
+errors++;
+}
+}
+}
+else {
+const err121 = {instancePath:instancePath+"/conflicts/" + i3,schemaPath:"#/properties/conflicts/items/oneOf/5/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.conflicts.items.oneOf[5].type,parentSchema:schema31.properties.conflicts.items.oneOf[5],data:data16};
+if(vErrors === null){
+vErrors = [err121];
+}
+else {
+vErrors.push(err121);
+}
+errors++;
+}
+var _valid0 = _errs117 === errors;
+if(_valid0 && valid11){
+valid11 = false;
+passing0 = [passing0, 5];
+}
+else {
+if(_valid0){
+valid11 = true;
+passing0 = 5;
+if(props1 !== true){
+props1 = true;
+}
+}
+}
+}
+}
+}
+}
+if(!valid11){
+const err122 = {instancePath:instancePath+"/conflicts/" + i3,schemaPath:"#/properties/conflicts/items/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema31.properties.conflicts.items.oneOf,parentSchema:schema31.properties.conflicts.items,data:data16};
+if(vErrors === null){
+vErrors = [err122];
+}
+else {
+vErrors.push(err122);
 }
 errors++;
 }
@@ -6092,396 +10380,7 @@ vErrors = null;
 }
 }
 else {
-const err96 = {instancePath:instancePath+"/conflicts",schemaPath:"#/properties/conflicts/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.conflicts.type,parentSchema:schema31.properties.conflicts,data:data15};
-if(vErrors === null){
-vErrors = [err96];
-}
-else {
-vErrors.push(err96);
-}
-errors++;
-}
-}
-if(data.unknowns !== undefined){
-let data44 = data.unknowns;
-if(Array.isArray(data44)){
-const len7 = data44.length;
-for(let i7=0; i7<len7; i7++){
-let data45 = data44[i7];
-const _errs101 = errors;
-let valid25 = true;
-const _errs102 = errors;
-if(data45 && typeof data45 == "object" && !Array.isArray(data45)){
-let missing0;
-if((data45.domain === undefined) && (missing0 = "domain")){
-const err97 = {};
-if(vErrors === null){
-vErrors = [err97];
-}
-else {
-vErrors.push(err97);
-}
-errors++;
-}
-}
-var _valid1 = _errs102 === errors;
-errors = _errs101;
-if(vErrors !== null){
-if(_errs101){
-vErrors.length = _errs101;
-}
-else {
-vErrors = null;
-}
-}
-let ifClause0;
-if(_valid1){
-const _errs103 = errors;
-if(data45 && typeof data45 == "object" && !Array.isArray(data45)){
-if(data45.field !== undefined){
-let data46 = data45.field;
-if(!(((((data46 === "php_version") || (data46 === "https.lets_encrypt")) || (data46 === "https.force")) || (data46 === "https.hsts")) || (data46 === "redirect"))){
-const err98 = {instancePath:instancePath+"/unknowns/" + i7+"/field",schemaPath:"#/$defs/setting/enum",keyword:"enum",params:{allowedValues: schema56.enum},message:"must be equal to one of the allowed values",schema:schema56.enum,parentSchema:schema56,data:data46};
-if(vErrors === null){
-vErrors = [err98];
-}
-else {
-vErrors.push(err98);
-}
-errors++;
-}
-}
-}
-var _valid1 = _errs103 === errors;
-valid25 = _valid1;
-if(valid25){
-var props2 = {};
-props2.field = true;
-props2.domain = true;
-}
-ifClause0 = "then";
-}
-else {
-const _errs106 = errors;
-if(data45 && typeof data45 == "object" && !Array.isArray(data45)){
-if(data45.field !== undefined){
-let data47 = data45.field;
-if(!((((data47 === "plan") || (data47 === "email")) || (data47 === "suspended")) || (data47 === "language"))){
-const err99 = {instancePath:instancePath+"/unknowns/" + i7+"/field",schemaPath:"#/properties/unknowns/items/else/properties/field/enum",keyword:"enum",params:{allowedValues: schema31.properties.unknowns.items.else.properties.field.enum},message:"must be equal to one of the allowed values",schema:schema31.properties.unknowns.items.else.properties.field.enum,parentSchema:schema31.properties.unknowns.items.else.properties.field,data:data47};
-if(vErrors === null){
-vErrors = [err99];
-}
-else {
-vErrors.push(err99);
-}
-errors++;
-}
-}
-}
-var _valid1 = _errs106 === errors;
-valid25 = _valid1;
-if(valid25){
-if(props2 !== true){
-props2 = props2 || {};
-props2.field = true;
-}
-}
-ifClause0 = "else";
-}
-if(!valid25){
-const err100 = {instancePath:instancePath+"/unknowns/" + i7,schemaPath:"#/properties/unknowns/items/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema",schema:schema31.properties.unknowns.items.if,parentSchema:schema31.properties.unknowns.items,data:data45};
-if(vErrors === null){
-vErrors = [err100];
-}
-else {
-vErrors.push(err100);
-}
-errors++;
-}
-if(data45 && typeof data45 == "object" && !Array.isArray(data45)){
-if(data45.client === undefined){
-const err101 = {instancePath:instancePath+"/unknowns/" + i7,schemaPath:"#/properties/unknowns/items/required",keyword:"required",params:{missingProperty: "client"},message:"must have required property '"+"client"+"'",schema:schema31.properties.unknowns.items.required,parentSchema:schema31.properties.unknowns.items,data:data45};
-if(vErrors === null){
-vErrors = [err101];
-}
-else {
-vErrors.push(err101);
-}
-errors++;
-}
-if(data45.field === undefined){
-const err102 = {instancePath:instancePath+"/unknowns/" + i7,schemaPath:"#/properties/unknowns/items/required",keyword:"required",params:{missingProperty: "field"},message:"must have required property '"+"field"+"'",schema:schema31.properties.unknowns.items.required,parentSchema:schema31.properties.unknowns.items,data:data45};
-if(vErrors === null){
-vErrors = [err102];
-}
-else {
-vErrors.push(err102);
-}
-errors++;
-}
-for(const key7 in data45){
-if(!((((key7 === "client") || (key7 === "domain")) || (key7 === "field")) || (key7 === "keys"))){
-const err103 = {instancePath:instancePath+"/unknowns/" + i7,schemaPath:"#/properties/unknowns/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.unknowns.items,data:data45};
-if(vErrors === null){
-vErrors = [err103];
-}
-else {
-vErrors.push(err103);
-}
-errors++;
-}
-}
-if(data45.client !== undefined){
-let data48 = data45.client;
-if(typeof data48 !== "string"){
-const err104 = {instancePath:instancePath+"/unknowns/" + i7+"/client",schemaPath:"#/properties/unknowns/items/properties/client/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.unknowns.items.properties.client.type,parentSchema:schema31.properties.unknowns.items.properties.client,data:data48};
-if(vErrors === null){
-vErrors = [err104];
-}
-else {
-vErrors.push(err104);
-}
-errors++;
-}
-}
-if(data45.domain !== undefined){
-let data49 = data45.domain;
-if(typeof data49 === "string"){
-if(!pattern13.test(data49)){
-const err105 = {instancePath:instancePath+"/unknowns/" + i7+"/domain",schemaPath:"#/$defs/domain/pattern",keyword:"pattern",params:{pattern: "^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema38,data:data49};
-if(vErrors === null){
-vErrors = [err105];
-}
-else {
-vErrors.push(err105);
-}
-errors++;
-}
-}
-else {
-const err106 = {instancePath:instancePath+"/unknowns/" + i7+"/domain",schemaPath:"#/$defs/domain/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema38.type,parentSchema:schema38,data:data49};
-if(vErrors === null){
-vErrors = [err106];
-}
-else {
-vErrors.push(err106);
-}
-errors++;
-}
-}
-if(data45.field !== undefined){
-let data50 = data45.field;
-if(!(((((((((data50 === "plan") || (data50 === "email")) || (data50 === "suspended")) || (data50 === "language")) || (data50 === "php_version")) || (data50 === "https.lets_encrypt")) || (data50 === "https.force")) || (data50 === "https.hsts")) || (data50 === "redirect"))){
-const err107 = {instancePath:instancePath+"/unknowns/" + i7+"/field",schemaPath:"#/properties/unknowns/items/properties/field/enum",keyword:"enum",params:{allowedValues: schema31.properties.unknowns.items.properties.field.enum},message:"must be equal to one of the allowed values",schema:schema31.properties.unknowns.items.properties.field.enum,parentSchema:schema31.properties.unknowns.items.properties.field,data:data50};
-if(vErrors === null){
-vErrors = [err107];
-}
-else {
-vErrors.push(err107);
-}
-errors++;
-}
-}
-if(data45.keys !== undefined){
-let data51 = data45.keys;
-if(Array.isArray(data51)){
-const len8 = data51.length;
-for(let i8=0; i8<len8; i8++){
-let data52 = data51[i8];
-if(typeof data52 !== "string"){
-const err108 = {instancePath:instancePath+"/unknowns/" + i7+"/keys/" + i8,schemaPath:"#/properties/unknowns/items/properties/keys/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.unknowns.items.properties.keys.items.type,parentSchema:schema31.properties.unknowns.items.properties.keys.items,data:data52};
-if(vErrors === null){
-vErrors = [err108];
-}
-else {
-vErrors.push(err108);
-}
-errors++;
-}
-}
-}
-else {
-const err109 = {instancePath:instancePath+"/unknowns/" + i7+"/keys",schemaPath:"#/properties/unknowns/items/properties/keys/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.unknowns.items.properties.keys.type,parentSchema:schema31.properties.unknowns.items.properties.keys,data:data51};
-if(vErrors === null){
-vErrors = [err109];
-}
-else {
-vErrors.push(err109);
-}
-errors++;
-}
-}
-}
-else {
-const err110 = {instancePath:instancePath+"/unknowns/" + i7,schemaPath:"#/properties/unknowns/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.unknowns.items.type,parentSchema:schema31.properties.unknowns.items,data:data45};
-if(vErrors === null){
-vErrors = [err110];
-}
-else {
-vErrors.push(err110);
-}
-errors++;
-}
-}
-}
-else {
-const err111 = {instancePath:instancePath+"/unknowns",schemaPath:"#/properties/unknowns/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.unknowns.type,parentSchema:schema31.properties.unknowns,data:data44};
-if(vErrors === null){
-vErrors = [err111];
-}
-else {
-vErrors.push(err111);
-}
-errors++;
-}
-}
-if(data.unmanaged !== undefined){
-let data53 = data.unmanaged;
-if(data53 && typeof data53 == "object" && !Array.isArray(data53)){
-if(data53.clients === undefined){
-const err112 = {instancePath:instancePath+"/unmanaged",schemaPath:"#/properties/unmanaged/required",keyword:"required",params:{missingProperty: "clients"},message:"must have required property '"+"clients"+"'",schema:schema31.properties.unmanaged.required,parentSchema:schema31.properties.unmanaged,data:data53};
-if(vErrors === null){
-vErrors = [err112];
-}
-else {
-vErrors.push(err112);
-}
-errors++;
-}
-if(data53.domains === undefined){
-const err113 = {instancePath:instancePath+"/unmanaged",schemaPath:"#/properties/unmanaged/required",keyword:"required",params:{missingProperty: "domains"},message:"must have required property '"+"domains"+"'",schema:schema31.properties.unmanaged.required,parentSchema:schema31.properties.unmanaged,data:data53};
-if(vErrors === null){
-vErrors = [err113];
-}
-else {
-vErrors.push(err113);
-}
-errors++;
-}
-for(const key8 in data53){
-if(!((((((key8 === "clients") || (key8 === "client_names")) || (key8 === "domains")) || (key8 === "domain_names")) || (key8 === "hosting_plans")) || (key8 === "hosting_plan_names"))){
-const err114 = {instancePath:instancePath+"/unmanaged",schemaPath:"#/properties/unmanaged/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.unmanaged,data:data53};
-if(vErrors === null){
-vErrors = [err114];
-}
-else {
-vErrors.push(err114);
-}
-errors++;
-}
-}
-if(data53.clients !== undefined){
-let data54 = data53.clients;
-if(!(((typeof data54 == "number") && (!(data54 % 1) && !isNaN(data54))) && (isFinite(data54)))){
-const err115 = {instancePath:instancePath+"/unmanaged/clients",schemaPath:"#/properties/unmanaged/properties/clients/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.unmanaged.properties.clients.type,parentSchema:schema31.properties.unmanaged.properties.clients,data:data54};
-if(vErrors === null){
-vErrors = [err115];
-}
-else {
-vErrors.push(err115);
-}
-errors++;
-}
-if((typeof data54 == "number") && (isFinite(data54))){
-if(data54 < 0 || isNaN(data54)){
-const err116 = {instancePath:instancePath+"/unmanaged/clients",schemaPath:"#/properties/unmanaged/properties/clients/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31.properties.unmanaged.properties.clients,data:data54};
-if(vErrors === null){
-vErrors = [err116];
-}
-else {
-vErrors.push(err116);
-}
-errors++;
-}
-}
-}
-if(data53.client_names !== undefined){
-let data55 = data53.client_names;
-if(Array.isArray(data55)){
-const len9 = data55.length;
-for(let i9=0; i9<len9; i9++){
-let data56 = data55[i9];
-if(typeof data56 !== "string"){
-const err117 = {instancePath:instancePath+"/unmanaged/client_names/" + i9,schemaPath:"#/properties/unmanaged/properties/client_names/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.unmanaged.properties.client_names.items.type,parentSchema:schema31.properties.unmanaged.properties.client_names.items,data:data56};
-if(vErrors === null){
-vErrors = [err117];
-}
-else {
-vErrors.push(err117);
-}
-errors++;
-}
-}
-}
-else {
-const err118 = {instancePath:instancePath+"/unmanaged/client_names",schemaPath:"#/properties/unmanaged/properties/client_names/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.unmanaged.properties.client_names.type,parentSchema:schema31.properties.unmanaged.properties.client_names,data:data55};
-if(vErrors === null){
-vErrors = [err118];
-}
-else {
-vErrors.push(err118);
-}
-errors++;
-}
-}
-if(data53.domains !== undefined){
-let data57 = data53.domains;
-if((!(((typeof data57 == "number") && (!(data57 % 1) && !isNaN(data57))) && (isFinite(data57)))) && (data57 !== null)){
-const err119 = {instancePath:instancePath+"/unmanaged/domains",schemaPath:"#/properties/unmanaged/properties/domains/type",keyword:"type",params:{type: schema31.properties.unmanaged.properties.domains.type},message:"must be integer,null",schema:schema31.properties.unmanaged.properties.domains.type,parentSchema:schema31.properties.unmanaged.properties.domains,data:data57};
-if(vErrors === null){
-vErrors = [err119];
-}
-else {
-vErrors.push(err119);
-}
-errors++;
-}
-if((typeof data57 == "number") && (isFinite(data57))){
-if(data57 < 0 || isNaN(data57)){
-const err120 = {instancePath:instancePath+"/unmanaged/domains",schemaPath:"#/properties/unmanaged/properties/domains/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31.properties.unmanaged.properties.domains,data:data57};
-if(vErrors === null){
-vErrors = [err120];
-}
-else {
-vErrors.push(err120);
-}
-errors++;
-}
-}
-}
-if(data53.domain_names !== undefined){
-let data58 = data53.domain_names;
-if((!(Array.isArray(data58))) && (data58 !== null)){
-const err121 = {instancePath:instancePath+"/unmanaged/domain_names",schemaPath:"#/properties/unmanaged/properties/domain_names/type",keyword:"type",params:{type: schema31.properties.unmanaged.properties.domain_names.type},message:"must be array,null",schema:schema31.properties.unmanaged.properties.domain_names.type,parentSchema:schema31.properties.unmanaged.properties.domain_names,data:data58};
-if(vErrors === null){
-vErrors = [err121];
-}
-else {
-vErrors.push(err121);
-}
-errors++;
-}
-if(Array.isArray(data58)){
-const len10 = data58.length;
-for(let i10=0; i10<len10; i10++){
-let data59 = data58[i10];
-if(typeof data59 !== "string"){
-const err122 = {instancePath:instancePath+"/unmanaged/domain_names/" + i10,schemaPath:"#/properties/unmanaged/properties/domain_names/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.unmanaged.properties.domain_names.items.type,parentSchema:schema31.properties.unmanaged.properties.domain_names.items,data:data59};
-if(vErrors === null){
-vErrors = [err122];
-}
-else {
-vErrors.push(err122);
-}
-errors++;
-}
-}
-}
-}
-if(data53.hosting_plans !== undefined){
-let data60 = data53.hosting_plans;
-if(!(((typeof data60 == "number") && (!(data60 % 1) && !isNaN(data60))) && (isFinite(data60)))){
-const err123 = {instancePath:instancePath+"/unmanaged/hosting_plans",schemaPath:"#/properties/unmanaged/properties/hosting_plans/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.unmanaged.properties.hosting_plans.type,parentSchema:schema31.properties.unmanaged.properties.hosting_plans,data:data60};
+const err123 = {instancePath:instancePath+"/conflicts",schemaPath:"#/properties/conflicts/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.conflicts.type,parentSchema:schema31.properties.conflicts,data:data15};
 if(vErrors === null){
 vErrors = [err123];
 }
@@ -6490,9 +10389,20 @@ vErrors.push(err123);
 }
 errors++;
 }
-if((typeof data60 == "number") && (isFinite(data60))){
-if(data60 < 0 || isNaN(data60)){
-const err124 = {instancePath:instancePath+"/unmanaged/hosting_plans",schemaPath:"#/properties/unmanaged/properties/hosting_plans/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31.properties.unmanaged.properties.hosting_plans,data:data60};
+}
+if(data.unknowns !== undefined){
+let data57 = data.unknowns;
+if(Array.isArray(data57)){
+const len7 = data57.length;
+for(let i7=0; i7<len7; i7++){
+let data58 = data57[i7];
+const _errs135 = errors;
+let valid28 = true;
+const _errs136 = errors;
+if(data58 && typeof data58 == "object" && !Array.isArray(data58)){
+let missing0;
+if((data58.domain === undefined) && (missing0 = "domain")){
+const err124 = {};
 if(vErrors === null){
 vErrors = [err124];
 }
@@ -6502,15 +10412,24 @@ vErrors.push(err124);
 errors++;
 }
 }
+var _valid1 = _errs136 === errors;
+errors = _errs135;
+if(vErrors !== null){
+if(_errs135){
+vErrors.length = _errs135;
 }
-if(data53.hosting_plan_names !== undefined){
-let data61 = data53.hosting_plan_names;
-if(Array.isArray(data61)){
-const len11 = data61.length;
-for(let i11=0; i11<len11; i11++){
-let data62 = data61[i11];
-if(typeof data62 !== "string"){
-const err125 = {instancePath:instancePath+"/unmanaged/hosting_plan_names/" + i11,schemaPath:"#/properties/unmanaged/properties/hosting_plan_names/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.unmanaged.properties.hosting_plan_names.items.type,parentSchema:schema31.properties.unmanaged.properties.hosting_plan_names.items,data:data62};
+else {
+vErrors = null;
+}
+}
+let ifClause0;
+if(_valid1){
+const _errs137 = errors;
+if(data58 && typeof data58 == "object" && !Array.isArray(data58)){
+if(data58.field !== undefined){
+let data59 = data58.field;
+if(!(((((data59 === "php_version") || (data59 === "https.lets_encrypt")) || (data59 === "https.force")) || (data59 === "https.hsts")) || (data59 === "redirect"))){
+const err125 = {instancePath:instancePath+"/unknowns/" + i7+"/field",schemaPath:"#/$defs/setting/enum",keyword:"enum",params:{allowedValues: schema56.enum},message:"must be equal to one of the allowed values",schema:schema56.enum,parentSchema:schema56,data:data59};
 if(vErrors === null){
 vErrors = [err125];
 }
@@ -6521,8 +10440,22 @@ errors++;
 }
 }
 }
+var _valid1 = _errs137 === errors;
+valid28 = _valid1;
+if(valid28){
+var props2 = {};
+props2.field = true;
+props2.domain = true;
+}
+ifClause0 = "then";
+}
 else {
-const err126 = {instancePath:instancePath+"/unmanaged/hosting_plan_names",schemaPath:"#/properties/unmanaged/properties/hosting_plan_names/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.unmanaged.properties.hosting_plan_names.type,parentSchema:schema31.properties.unmanaged.properties.hosting_plan_names,data:data61};
+const _errs140 = errors;
+if(data58 && typeof data58 == "object" && !Array.isArray(data58)){
+if(data58.field !== undefined){
+let data60 = data58.field;
+if(!((((data60 === "plan") || (data60 === "email")) || (data60 === "suspended")) || (data60 === "language"))){
+const err126 = {instancePath:instancePath+"/unknowns/" + i7+"/field",schemaPath:"#/properties/unknowns/items/else/properties/field/enum",keyword:"enum",params:{allowedValues: schema31.properties.unknowns.items.else.properties.field.enum},message:"must be equal to one of the allowed values",schema:schema31.properties.unknowns.items.else.properties.field.enum,parentSchema:schema31.properties.unknowns.items.else.properties.field,data:data60};
 if(vErrors === null){
 vErrors = [err126];
 }
@@ -6533,8 +10466,18 @@ errors++;
 }
 }
 }
-else {
-const err127 = {instancePath:instancePath+"/unmanaged",schemaPath:"#/properties/unmanaged/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.unmanaged.type,parentSchema:schema31.properties.unmanaged,data:data53};
+var _valid1 = _errs140 === errors;
+valid28 = _valid1;
+if(valid28){
+if(props2 !== true){
+props2 = props2 || {};
+props2.field = true;
+}
+}
+ifClause0 = "else";
+}
+if(!valid28){
+const err127 = {instancePath:instancePath+"/unknowns/" + i7,schemaPath:"#/properties/unknowns/items/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema",schema:schema31.properties.unknowns.items.if,parentSchema:schema31.properties.unknowns.items,data:data58};
 if(vErrors === null){
 vErrors = [err127];
 }
@@ -6543,15 +10486,9 @@ vErrors.push(err127);
 }
 errors++;
 }
-}
-if(data.notes !== undefined){
-let data63 = data.notes;
-if(Array.isArray(data63)){
-const len12 = data63.length;
-for(let i12=0; i12<len12; i12++){
-let data64 = data63[i12];
-if(typeof data64 !== "string"){
-const err128 = {instancePath:instancePath+"/notes/" + i12,schemaPath:"#/properties/notes/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.notes.items.type,parentSchema:schema31.properties.notes.items,data:data64};
+if(data58 && typeof data58 == "object" && !Array.isArray(data58)){
+if(data58.client === undefined){
+const err128 = {instancePath:instancePath+"/unknowns/" + i7,schemaPath:"#/properties/unknowns/items/required",keyword:"required",params:{missingProperty: "client"},message:"must have required property '"+"client"+"'",schema:schema31.properties.unknowns.items.required,parentSchema:schema31.properties.unknowns.items,data:data58};
 if(vErrors === null){
 vErrors = [err128];
 }
@@ -6560,10 +10497,8 @@ vErrors.push(err128);
 }
 errors++;
 }
-}
-}
-else {
-const err129 = {instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.notes.type,parentSchema:schema31.properties.notes,data:data63};
+if(data58.field === undefined){
+const err129 = {instancePath:instancePath+"/unknowns/" + i7,schemaPath:"#/properties/unknowns/items/required",keyword:"required",params:{missingProperty: "field"},message:"must have required property '"+"field"+"'",schema:schema31.properties.unknowns.items.required,parentSchema:schema31.properties.unknowns.items,data:data58};
 if(vErrors === null){
 vErrors = [err129];
 }
@@ -6572,15 +10507,9 @@ vErrors.push(err129);
 }
 errors++;
 }
-}
-if(data.warnings !== undefined){
-let data65 = data.warnings;
-if(Array.isArray(data65)){
-const len13 = data65.length;
-for(let i13=0; i13<len13; i13++){
-let data66 = data65[i13];
-if(typeof data66 !== "string"){
-const err130 = {instancePath:instancePath+"/warnings/" + i13,schemaPath:"#/properties/warnings/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.warnings.items.type,parentSchema:schema31.properties.warnings.items,data:data66};
+for(const key10 in data58){
+if(!(((((((key10 === "mailbox") || (key10 === "database")) || (key10 === "ftp_user")) || (key10 === "client")) || (key10 === "domain")) || (key10 === "field")) || (key10 === "keys"))){
+const err130 = {instancePath:instancePath+"/unknowns/" + i7,schemaPath:"#/properties/unknowns/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.unknowns.items,data:data58};
 if(vErrors === null){
 vErrors = [err130];
 }
@@ -6590,9 +10519,10 @@ vErrors.push(err130);
 errors++;
 }
 }
-}
-else {
-const err131 = {instancePath:instancePath+"/warnings",schemaPath:"#/properties/warnings/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.warnings.type,parentSchema:schema31.properties.warnings,data:data65};
+if(data58.mailbox !== undefined){
+let data61 = data58.mailbox;
+if(typeof data61 !== "string"){
+const err131 = {instancePath:instancePath+"/unknowns/" + i7+"/mailbox",schemaPath:"#/properties/unknowns/items/properties/mailbox/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.unknowns.items.properties.mailbox.type,parentSchema:schema31.properties.unknowns.items.properties.mailbox,data:data61};
 if(vErrors === null){
 vErrors = [err131];
 }
@@ -6602,13 +10532,10 @@ vErrors.push(err131);
 errors++;
 }
 }
-if(data.summary !== undefined){
-let data67 = data.summary;
-if(data67 && typeof data67 == "object" && !Array.isArray(data67)){
-for(const key9 in data67){
-let data68 = data67[key9];
-if(!(((typeof data68 == "number") && (!(data68 % 1) && !isNaN(data68))) && (isFinite(data68)))){
-const err132 = {instancePath:instancePath+"/summary/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/summary/additionalProperties/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.summary.additionalProperties.type,parentSchema:schema31.properties.summary.additionalProperties,data:data68};
+if(data58.database !== undefined){
+let data62 = data58.database;
+if(typeof data62 !== "string"){
+const err132 = {instancePath:instancePath+"/unknowns/" + i7+"/database",schemaPath:"#/properties/unknowns/items/properties/database/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.unknowns.items.properties.database.type,parentSchema:schema31.properties.unknowns.items.properties.database,data:data62};
 if(vErrors === null){
 vErrors = [err132];
 }
@@ -6617,9 +10544,11 @@ vErrors.push(err132);
 }
 errors++;
 }
-if((typeof data68 == "number") && (isFinite(data68))){
-if(data68 < 0 || isNaN(data68)){
-const err133 = {instancePath:instancePath+"/summary/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/summary/additionalProperties/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31.properties.summary.additionalProperties,data:data68};
+}
+if(data58.ftp_user !== undefined){
+let data63 = data58.ftp_user;
+if(typeof data63 !== "string"){
+const err133 = {instancePath:instancePath+"/unknowns/" + i7+"/ftp_user",schemaPath:"#/properties/unknowns/items/properties/ftp_user/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.unknowns.items.properties.ftp_user.type,parentSchema:schema31.properties.unknowns.items.properties.ftp_user,data:data63};
 if(vErrors === null){
 vErrors = [err133];
 }
@@ -6629,10 +10558,10 @@ vErrors.push(err133);
 errors++;
 }
 }
-}
-}
-else {
-const err134 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.summary.type,parentSchema:schema31.properties.summary,data:data67};
+if(data58.client !== undefined){
+let data64 = data58.client;
+if(typeof data64 !== "string"){
+const err134 = {instancePath:instancePath+"/unknowns/" + i7+"/client",schemaPath:"#/properties/unknowns/items/properties/client/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.unknowns.items.properties.client.type,parentSchema:schema31.properties.unknowns.items.properties.client,data:data64};
 if(vErrors === null){
 vErrors = [err134];
 }
@@ -6642,9 +10571,11 @@ vErrors.push(err134);
 errors++;
 }
 }
-}
-else {
-const err135 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.type,parentSchema:schema31,data};
+if(data58.domain !== undefined){
+let data65 = data58.domain;
+if(typeof data65 === "string"){
+if(!pattern13.test(data65)){
+const err135 = {instancePath:instancePath+"/unknowns/" + i7+"/domain",schemaPath:"#/$defs/domain/pattern",keyword:"pattern",params:{pattern: "^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema38,data:data65};
 if(vErrors === null){
 vErrors = [err135];
 }
@@ -6653,9 +10584,405 @@ vErrors.push(err135);
 }
 errors++;
 }
+}
+else {
+const err136 = {instancePath:instancePath+"/unknowns/" + i7+"/domain",schemaPath:"#/$defs/domain/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema38.type,parentSchema:schema38,data:data65};
+if(vErrors === null){
+vErrors = [err136];
+}
+else {
+vErrors.push(err136);
+}
+errors++;
+}
+}
+if(data58.field !== undefined){
+let data66 = data58.field;
+if(!(((((((((((((((((((data66 === "plan") || (data66 === "email")) || (data66 === "suspended")) || (data66 === "language")) || (data66 === "php_version")) || (data66 === "https.lets_encrypt")) || (data66 === "https.force")) || (data66 === "https.hsts")) || (data66 === "redirect")) || (data66 === "quota")) || (data66 === "aliases")) || (data66 === "forwardings")) || (data66 === "keep_copies")) || (data66 === "catch_all")) || (data66 === "description")) || (data66 === "remote_hosts")) || (data66 === "description")) || (data66 === "home")) || (data66 === "description"))){
+const err137 = {instancePath:instancePath+"/unknowns/" + i7+"/field",schemaPath:"#/properties/unknowns/items/properties/field/enum",keyword:"enum",params:{allowedValues: schema31.properties.unknowns.items.properties.field.enum},message:"must be equal to one of the allowed values",schema:schema31.properties.unknowns.items.properties.field.enum,parentSchema:schema31.properties.unknowns.items.properties.field,data:data66};
+if(vErrors === null){
+vErrors = [err137];
+}
+else {
+vErrors.push(err137);
+}
+errors++;
+}
+}
+if(data58.keys !== undefined){
+let data67 = data58.keys;
+if(Array.isArray(data67)){
+const len8 = data67.length;
+for(let i8=0; i8<len8; i8++){
+let data68 = data67[i8];
+if(typeof data68 !== "string"){
+const err138 = {instancePath:instancePath+"/unknowns/" + i7+"/keys/" + i8,schemaPath:"#/properties/unknowns/items/properties/keys/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.unknowns.items.properties.keys.items.type,parentSchema:schema31.properties.unknowns.items.properties.keys.items,data:data68};
+if(vErrors === null){
+vErrors = [err138];
+}
+else {
+vErrors.push(err138);
+}
+errors++;
+}
+}
+}
+else {
+const err139 = {instancePath:instancePath+"/unknowns/" + i7+"/keys",schemaPath:"#/properties/unknowns/items/properties/keys/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.unknowns.items.properties.keys.type,parentSchema:schema31.properties.unknowns.items.properties.keys,data:data67};
+if(vErrors === null){
+vErrors = [err139];
+}
+else {
+vErrors.push(err139);
+}
+errors++;
+}
+}
+}
+else {
+const err140 = {instancePath:instancePath+"/unknowns/" + i7,schemaPath:"#/properties/unknowns/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.unknowns.items.type,parentSchema:schema31.properties.unknowns.items,data:data58};
+if(vErrors === null){
+vErrors = [err140];
+}
+else {
+vErrors.push(err140);
+}
+errors++;
+}
+}
+}
+else {
+const err141 = {instancePath:instancePath+"/unknowns",schemaPath:"#/properties/unknowns/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.unknowns.type,parentSchema:schema31.properties.unknowns,data:data57};
+if(vErrors === null){
+vErrors = [err141];
+}
+else {
+vErrors.push(err141);
+}
+errors++;
+}
+}
+if(data.unmanaged !== undefined){
+let data69 = data.unmanaged;
+if(data69 && typeof data69 == "object" && !Array.isArray(data69)){
+if(data69.clients === undefined){
+const err142 = {instancePath:instancePath+"/unmanaged",schemaPath:"#/properties/unmanaged/required",keyword:"required",params:{missingProperty: "clients"},message:"must have required property '"+"clients"+"'",schema:schema31.properties.unmanaged.required,parentSchema:schema31.properties.unmanaged,data:data69};
+if(vErrors === null){
+vErrors = [err142];
+}
+else {
+vErrors.push(err142);
+}
+errors++;
+}
+if(data69.domains === undefined){
+const err143 = {instancePath:instancePath+"/unmanaged",schemaPath:"#/properties/unmanaged/required",keyword:"required",params:{missingProperty: "domains"},message:"must have required property '"+"domains"+"'",schema:schema31.properties.unmanaged.required,parentSchema:schema31.properties.unmanaged,data:data69};
+if(vErrors === null){
+vErrors = [err143];
+}
+else {
+vErrors.push(err143);
+}
+errors++;
+}
+for(const key11 in data69){
+if(!((((((key11 === "clients") || (key11 === "client_names")) || (key11 === "domains")) || (key11 === "domain_names")) || (key11 === "hosting_plans")) || (key11 === "hosting_plan_names"))){
+const err144 = {instancePath:instancePath+"/unmanaged",schemaPath:"#/properties/unmanaged/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.unmanaged,data:data69};
+if(vErrors === null){
+vErrors = [err144];
+}
+else {
+vErrors.push(err144);
+}
+errors++;
+}
+}
+if(data69.clients !== undefined){
+let data70 = data69.clients;
+if(!(((typeof data70 == "number") && (!(data70 % 1) && !isNaN(data70))) && (isFinite(data70)))){
+const err145 = {instancePath:instancePath+"/unmanaged/clients",schemaPath:"#/properties/unmanaged/properties/clients/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.unmanaged.properties.clients.type,parentSchema:schema31.properties.unmanaged.properties.clients,data:data70};
+if(vErrors === null){
+vErrors = [err145];
+}
+else {
+vErrors.push(err145);
+}
+errors++;
+}
+if((typeof data70 == "number") && (isFinite(data70))){
+if(data70 < 0 || isNaN(data70)){
+const err146 = {instancePath:instancePath+"/unmanaged/clients",schemaPath:"#/properties/unmanaged/properties/clients/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31.properties.unmanaged.properties.clients,data:data70};
+if(vErrors === null){
+vErrors = [err146];
+}
+else {
+vErrors.push(err146);
+}
+errors++;
+}
+}
+}
+if(data69.client_names !== undefined){
+let data71 = data69.client_names;
+if(Array.isArray(data71)){
+const len9 = data71.length;
+for(let i9=0; i9<len9; i9++){
+let data72 = data71[i9];
+if(typeof data72 !== "string"){
+const err147 = {instancePath:instancePath+"/unmanaged/client_names/" + i9,schemaPath:"#/properties/unmanaged/properties/client_names/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.unmanaged.properties.client_names.items.type,parentSchema:schema31.properties.unmanaged.properties.client_names.items,data:data72};
+if(vErrors === null){
+vErrors = [err147];
+}
+else {
+vErrors.push(err147);
+}
+errors++;
+}
+}
+}
+else {
+const err148 = {instancePath:instancePath+"/unmanaged/client_names",schemaPath:"#/properties/unmanaged/properties/client_names/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.unmanaged.properties.client_names.type,parentSchema:schema31.properties.unmanaged.properties.client_names,data:data71};
+if(vErrors === null){
+vErrors = [err148];
+}
+else {
+vErrors.push(err148);
+}
+errors++;
+}
+}
+if(data69.domains !== undefined){
+let data73 = data69.domains;
+if((!(((typeof data73 == "number") && (!(data73 % 1) && !isNaN(data73))) && (isFinite(data73)))) && (data73 !== null)){
+const err149 = {instancePath:instancePath+"/unmanaged/domains",schemaPath:"#/properties/unmanaged/properties/domains/type",keyword:"type",params:{type: schema31.properties.unmanaged.properties.domains.type},message:"must be integer,null",schema:schema31.properties.unmanaged.properties.domains.type,parentSchema:schema31.properties.unmanaged.properties.domains,data:data73};
+if(vErrors === null){
+vErrors = [err149];
+}
+else {
+vErrors.push(err149);
+}
+errors++;
+}
+if((typeof data73 == "number") && (isFinite(data73))){
+if(data73 < 0 || isNaN(data73)){
+const err150 = {instancePath:instancePath+"/unmanaged/domains",schemaPath:"#/properties/unmanaged/properties/domains/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31.properties.unmanaged.properties.domains,data:data73};
+if(vErrors === null){
+vErrors = [err150];
+}
+else {
+vErrors.push(err150);
+}
+errors++;
+}
+}
+}
+if(data69.domain_names !== undefined){
+let data74 = data69.domain_names;
+if((!(Array.isArray(data74))) && (data74 !== null)){
+const err151 = {instancePath:instancePath+"/unmanaged/domain_names",schemaPath:"#/properties/unmanaged/properties/domain_names/type",keyword:"type",params:{type: schema31.properties.unmanaged.properties.domain_names.type},message:"must be array,null",schema:schema31.properties.unmanaged.properties.domain_names.type,parentSchema:schema31.properties.unmanaged.properties.domain_names,data:data74};
+if(vErrors === null){
+vErrors = [err151];
+}
+else {
+vErrors.push(err151);
+}
+errors++;
+}
+if(Array.isArray(data74)){
+const len10 = data74.length;
+for(let i10=0; i10<len10; i10++){
+let data75 = data74[i10];
+if(typeof data75 !== "string"){
+const err152 = {instancePath:instancePath+"/unmanaged/domain_names/" + i10,schemaPath:"#/properties/unmanaged/properties/domain_names/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.unmanaged.properties.domain_names.items.type,parentSchema:schema31.properties.unmanaged.properties.domain_names.items,data:data75};
+if(vErrors === null){
+vErrors = [err152];
+}
+else {
+vErrors.push(err152);
+}
+errors++;
+}
+}
+}
+}
+if(data69.hosting_plans !== undefined){
+let data76 = data69.hosting_plans;
+if(!(((typeof data76 == "number") && (!(data76 % 1) && !isNaN(data76))) && (isFinite(data76)))){
+const err153 = {instancePath:instancePath+"/unmanaged/hosting_plans",schemaPath:"#/properties/unmanaged/properties/hosting_plans/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.unmanaged.properties.hosting_plans.type,parentSchema:schema31.properties.unmanaged.properties.hosting_plans,data:data76};
+if(vErrors === null){
+vErrors = [err153];
+}
+else {
+vErrors.push(err153);
+}
+errors++;
+}
+if((typeof data76 == "number") && (isFinite(data76))){
+if(data76 < 0 || isNaN(data76)){
+const err154 = {instancePath:instancePath+"/unmanaged/hosting_plans",schemaPath:"#/properties/unmanaged/properties/hosting_plans/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31.properties.unmanaged.properties.hosting_plans,data:data76};
+if(vErrors === null){
+vErrors = [err154];
+}
+else {
+vErrors.push(err154);
+}
+errors++;
+}
+}
+}
+if(data69.hosting_plan_names !== undefined){
+let data77 = data69.hosting_plan_names;
+if(Array.isArray(data77)){
+const len11 = data77.length;
+for(let i11=0; i11<len11; i11++){
+let data78 = data77[i11];
+if(typeof data78 !== "string"){
+const err155 = {instancePath:instancePath+"/unmanaged/hosting_plan_names/" + i11,schemaPath:"#/properties/unmanaged/properties/hosting_plan_names/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.unmanaged.properties.hosting_plan_names.items.type,parentSchema:schema31.properties.unmanaged.properties.hosting_plan_names.items,data:data78};
+if(vErrors === null){
+vErrors = [err155];
+}
+else {
+vErrors.push(err155);
+}
+errors++;
+}
+}
+}
+else {
+const err156 = {instancePath:instancePath+"/unmanaged/hosting_plan_names",schemaPath:"#/properties/unmanaged/properties/hosting_plan_names/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.unmanaged.properties.hosting_plan_names.type,parentSchema:schema31.properties.unmanaged.properties.hosting_plan_names,data:data77};
+if(vErrors === null){
+vErrors = [err156];
+}
+else {
+vErrors.push(err156);
+}
+errors++;
+}
+}
+}
+else {
+const err157 = {instancePath:instancePath+"/unmanaged",schemaPath:"#/properties/unmanaged/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.unmanaged.type,parentSchema:schema31.properties.unmanaged,data:data69};
+if(vErrors === null){
+vErrors = [err157];
+}
+else {
+vErrors.push(err157);
+}
+errors++;
+}
+}
+if(data.notes !== undefined){
+let data79 = data.notes;
+if(Array.isArray(data79)){
+const len12 = data79.length;
+for(let i12=0; i12<len12; i12++){
+let data80 = data79[i12];
+if(typeof data80 !== "string"){
+const err158 = {instancePath:instancePath+"/notes/" + i12,schemaPath:"#/properties/notes/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.notes.items.type,parentSchema:schema31.properties.notes.items,data:data80};
+if(vErrors === null){
+vErrors = [err158];
+}
+else {
+vErrors.push(err158);
+}
+errors++;
+}
+}
+}
+else {
+const err159 = {instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.notes.type,parentSchema:schema31.properties.notes,data:data79};
+if(vErrors === null){
+vErrors = [err159];
+}
+else {
+vErrors.push(err159);
+}
+errors++;
+}
+}
+if(data.warnings !== undefined){
+let data81 = data.warnings;
+if(Array.isArray(data81)){
+const len13 = data81.length;
+for(let i13=0; i13<len13; i13++){
+let data82 = data81[i13];
+if(typeof data82 !== "string"){
+const err160 = {instancePath:instancePath+"/warnings/" + i13,schemaPath:"#/properties/warnings/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.warnings.items.type,parentSchema:schema31.properties.warnings.items,data:data82};
+if(vErrors === null){
+vErrors = [err160];
+}
+else {
+vErrors.push(err160);
+}
+errors++;
+}
+}
+}
+else {
+const err161 = {instancePath:instancePath+"/warnings",schemaPath:"#/properties/warnings/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.warnings.type,parentSchema:schema31.properties.warnings,data:data81};
+if(vErrors === null){
+vErrors = [err161];
+}
+else {
+vErrors.push(err161);
+}
+errors++;
+}
+}
+if(data.summary !== undefined){
+let data83 = data.summary;
+if(data83 && typeof data83 == "object" && !Array.isArray(data83)){
+for(const key12 in data83){
+let data84 = data83[key12];
+if(!(((typeof data84 == "number") && (!(data84 % 1) && !isNaN(data84))) && (isFinite(data84)))){
+const err162 = {instancePath:instancePath+"/summary/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/summary/additionalProperties/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.summary.additionalProperties.type,parentSchema:schema31.properties.summary.additionalProperties,data:data84};
+if(vErrors === null){
+vErrors = [err162];
+}
+else {
+vErrors.push(err162);
+}
+errors++;
+}
+if((typeof data84 == "number") && (isFinite(data84))){
+if(data84 < 0 || isNaN(data84)){
+const err163 = {instancePath:instancePath+"/summary/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/summary/additionalProperties/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31.properties.summary.additionalProperties,data:data84};
+if(vErrors === null){
+vErrors = [err163];
+}
+else {
+vErrors.push(err163);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err164 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.summary.type,parentSchema:schema31.properties.summary,data:data83};
+if(vErrors === null){
+vErrors = [err164];
+}
+else {
+vErrors.push(err164);
+}
+errors++;
+}
+}
+}
+else {
+const err165 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.type,parentSchema:schema31,data};
+if(vErrors === null){
+vErrors = [err165];
+}
+else {
+vErrors.push(err165);
+}
+errors++;
+}
 validate20.errors = vErrors;
 return errors === 0;
 }
 validate20.evaluated = {"props":{"format_version":true,"panel_url":true,"manifest":true,"manifest_sha256":true,"manifest_parts":true,"scope":true,"fingerprint":true,"plan_sha256":true,"changes":true,"conflicts":true,"unknowns":true,"unmanaged":true,"notes":true,"warnings":true,"summary":true},"dynamicProps":false,"dynamicItems":false};
 /** The schema the validator was compiled from (for the reader's messages). */
-export const schema = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://raw.githubusercontent.com/panel-provision/panel-provision/main/schemas/plan.schema.json","title":"panel-provision plan","description":"What `provision plan` found: the changes apply would send, in order, and what it will not change. `--format json` prints it and `--out FILE` saves it (the same document); `provision apply FILE` applies exactly a saved one, after checking it against the panel. It never holds the API key or a password. Fields a newer minor version adds are allowed beside these.","type":"object","required":["format_version","panel_url","manifest","manifest_sha256","fingerprint","plan_sha256","changes","conflicts","unknowns","unmanaged","notes","summary"],"properties":{"format_version":{"title":"a \"major.minor\" version","description":"The document's format. A reader accepts any minor of its own major (newer minors only add fields) and refuses a newer major. 2.0: updates and deletes; `unknowns` replaces 1.x's `drift` (a client on another plan is now an update). 2.1: a domain's settings (a create's `settings`, a domain's update, a domain's unknowns). 2.2: a domain's DNS zone (`type: \"dns_zone\"`, an update), conflicts with `dns`; hosting plans (`type: \"hosting_plan\"`: create, update, delete). 2.3: `manifest_parts` (a manifest directory) and `scope` (a plan made with --clients). 2.4: a client create's `send_login_credentials`, a subdomain create's `parent_domain`, and a conflict of a zone as apply would leave it (`dns: \"records\"`, `rule`).","type":"string","pattern":"^[0-9]+\\.[0-9]+$"},"panel_url":{"title":"the panel's API base URL","description":"The panel the plan was made against (…/api/v2); apply refuses to send it to another.","type":"string","pattern":"."},"manifest":{"title":"the manifest's path","description":"The manifest's path as the user gave it (`-` for standard input), for people; apply never opens it.","type":"string"},"manifest_sha256":{"title":"a sha256 in hex","description":"sha256 of the manifest file's bytes, in lowercase hex; for a manifest directory, of its parts' digests: one line `<sha256>  <name>` per part (its name in the directory), in name order, as sha256sum prints them inside it: the same however the directory's path was typed.","type":"string","pattern":"^[0-9a-f]{64}$"},"manifest_parts":{"title":"the parts of a manifest directory","description":"Present when the manifest is a directory: each part (its path as the plan named it) with the sha256 of its bytes, in the order they were read.","type":"array","minItems":1,"items":{"type":"object","additionalProperties":false,"required":["file","sha256"],"properties":{"file":{"title":"a part's path","type":"string","minLength":1},"sha256":{"title":"a sha256 in hex","type":"string","pattern":"^[0-9a-f]{64}$"}}}},"scope":{"title":"the scope of a scoped plan","description":"Present when the plan was made with --clients: only clients whose username matches one of these glob patterns (`*` any run of characters, `?` one), their domains and zones were planned; prune acted within them; hosting plans were left alone.","type":"object","additionalProperties":false,"required":["clients"],"properties":{"clients":{"type":"array","minItems":1,"items":{"title":"a username pattern","type":"string","minLength":1}}}},"fingerprint":{"title":"a \"sha256:<hex>\" fingerprint","description":"sha256 over exactly the panel facts the plan depends on: for each create, that the client or domain is still absent (and the owner it is added to, and the hosting plan it names); for each update, that the client or domain is still there with the values the plan shows as `before` (and, for a domain, each nested object it sends whole is as it was, keys no manifest manages included); for each delete, that the record is still there, under the same id and owner, and (for a client) with as many domains as the plan says go with it. Apply re-reads the panel and refuses a plan whose facts changed (exit 3): it would no longer do what was reviewed.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"plan_sha256":{"title":"a \"sha256:<hex>\" digest","description":"sha256 over the whole document except this field (object keys sorted), so a file edited after it was made is refused. It catches edits, not forgery: anyone can recompute it.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"changes":{"title":"the changes","description":"What apply sends, each change after the ones it depends on.","type":"array","items":{"$ref":"#/$defs/change"}},"conflicts":{"title":"the conflicts","description":"What apply cannot do as the manifest says: manifest domains that another client owns on the panel, and domains to delete whose subdomains stay (`subdomains`). Plan and apply fail while there is one. A hosting plan's conflict names the plan (`hosting_plan`).","type":"array","items":{"oneOf":[{"type":"object","additionalProperties":false,"required":["domain","client","owner"],"properties":{"domain":{"type":"string","description":"The domain (ASCII form)."},"client":{"type":"string","description":"The client the manifest gives it to."},"owner":{"type":"string","description":"Its owner on the panel: a username, or `#<id>` when the owner is not a client (an administrator)."},"subdomains":{"type":"array","items":{"type":"string"},"description":"The domain's subdomains on the panel that no change deletes: they block its delete."},"dns":{"enum":["subdomain","disabled"],"description":"The domain's `dns` cannot be managed: it is a subdomain on the panel (its records live in its parent's zone), or the panel serves no DNS for it (is_dns_disabled)."}}},{"type":"object","additionalProperties":false,"required":["domain","client","owner","dns","rule","record"],"description":"A domain's zone the manifest would leave broken (checked as it would be after apply): a CNAME at the apex (`cname_at_apex`), a CNAME beside other records at its host (`cname_beside`), two SPF records at one host (`two_spf`), an MX or NS whose target is a CNAME of the zone (`target_is_cname`). `record` is the manifest's; `other` the record it meets, the manifest's when it has `index`, else the panel's.","properties":{"domain":{"type":"string"},"client":{"type":"string"},"owner":{"type":"string"},"dns":{"const":"records"},"rule":{"enum":["cname_at_apex","cname_beside","two_spf","target_is_cname"]},"record":{"type":"object","additionalProperties":false,"required":["host","type","value","index"],"properties":{"host":{"type":"string"},"type":{"type":"string"},"value":{"type":"string"},"index":{"type":"integer","minimum":0,"description":"Its place in the domain's `dns.records` (from 0)."}}},"other":{"type":"object","additionalProperties":false,"required":["host","type","value"],"properties":{"host":{"type":"string"},"type":{"type":"string"},"value":{"type":"string"},"index":{"type":"integer","minimum":0,"description":"Its place in the domain's `dns.records` (from 0)."}}}}},{"type":"object","additionalProperties":false,"required":["hosting_plan"],"description":"A hosting plan that cannot be changed as the manifest says: clients are on it (`clients`), the client list does not say who is (`use_unknown`), or the panel's record lacks managed keys (`lacking`).","properties":{"hosting_plan":{"type":"string"},"clients":{"type":"array","items":{"type":"string"}},"use_unknown":{"const":true},"lacking":{"type":"array","items":{"type":"string"}}}}]}},"unknowns":{"title":"the unknowns","description":"Managed fields the panel shows nowhere: a client's (not in GET /clients, not in GET /clients/{id}), or a domain's setting its record in GET /domains lacks (`domain` set): neither compared nor sent.","type":"array","items":{"type":"object","additionalProperties":false,"required":["client","field"],"properties":{"client":{"type":"string"},"domain":{"$ref":"#/$defs/domain"},"field":{"enum":["plan","email","suspended","language","php_version","https.lets_encrypt","https.force","https.hsts","redirect"]},"keys":{"description":"A domain's setting: the panel's keys that do not read (`security.hsts_preload`; the object's name when the record lacks it).","type":"array","items":{"type":"string"}}},"if":{"required":["domain"],"properties":{"domain":true}},"then":{"properties":{"field":{"$ref":"#/$defs/setting"}}},"else":{"properties":{"field":{"enum":["plan","email","suspended","language"]}}}}},"unmanaged":{"title":"what the panel has and the manifest does not list","description":"Counts; the names only when the plan was made with --show-unmanaged (they may be other customers'). The panel's system domains are never counted.","type":"object","additionalProperties":false,"required":["clients","domains"],"properties":{"clients":{"type":"integer","minimum":0},"client_names":{"type":"array","items":{"type":"string"}},"domains":{"type":["integer","null"],"minimum":0,"description":"null when the panel cannot list domains."},"domain_names":{"type":["array","null"],"items":{"type":"string"}},"hosting_plans":{"type":"integer","minimum":0,"description":"The panel's hosting plans the manifest does not list and no change deletes (prune passes over those clients are on); only when the manifest defines plans."},"hosting_plan_names":{"type":"array","items":{"type":"string"}}}},"notes":{"title":"notes","description":"Sentences about how the panel was read (a fallback, a partial list), for people.","type":"array","items":{"type":"string"}},"warnings":{"title":"warnings","description":"Warnings found beside the plan (a mass create or delete, what looks like a rename), for people.","type":"array","items":{"type":"string"}},"summary":{"title":"the summary","description":"How many changes of each action (`create`, `update`, `delete`: a client's delete is one, whatever goes with it), and how many conflicts and unknowns.","type":"object","additionalProperties":{"type":"integer","minimum":0}}},"$defs":{"username":{"title":"a valid username","type":"string","pattern":"^[a-z][a-z0-9_-]*$"},"domain":{"title":"a lowercase ASCII domain name","type":"string","pattern":"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},"setting":{"title":"a domain setting's dotted name","enum":["php_version","https.lets_encrypt","https.force","https.hsts","redirect"]},"hsts":{"title":"HSTS on","description":"What a manifest may give (a create's `settings`, an update's `after`): max_age 0 or more.","type":"object","additionalProperties":false,"required":["max_age","include_subdomains","preload"],"properties":{"max_age":{"title":"0 or more","type":"integer","minimum":0},"include_subdomains":{"type":"boolean"},"preload":{"type":"boolean"}}},"hstsRead":{"title":"HSTS on, as the panel holds it","description":"Any max_age the panel holds (an update's `before`).","type":"object","additionalProperties":false,"required":["max_age","include_subdomains","preload"],"properties":{"max_age":{"type":"integer"},"include_subdomains":{"type":"boolean"},"preload":{"type":"boolean"}}},"redirect":{"title":"forwarding to a URL","description":"What a manifest may give (a create's `settings`, an update's `after`): status 301 or 302; `to` an absolute http(s) URL (checked when the plan is read).","type":"object","additionalProperties":false,"required":["to","status"],"properties":{"to":{"type":"string"},"status":{"title":"301 or 302","enum":[301,302]}}},"redirectRead":{"title":"forwarding to a URL, as the panel holds it","description":"Any URL and forwarding type the panel holds (an update's `before`).","type":"object","additionalProperties":false,"required":["to","status"],"properties":{"to":{"type":"string"},"status":{"type":"integer"}}},"settingValues":{"title":"settings by their dotted names","description":"In the manifest's terms: `php_version` a version or \"default\", `https.lets_encrypt` and `https.force` booleans, `https.hsts` and `redirect` false (off) or an object.","type":"object","additionalProperties":false,"minProperties":1,"properties":{"php_version":{"$ref":"#/$defs/phpVersion"},"https.lets_encrypt":{"type":"boolean"},"https.force":{"type":"boolean"},"https.hsts":{"oneOf":[{"const":false},{"$ref":"#/$defs/hsts"}]},"redirect":{"oneOf":[{"const":false},{"$ref":"#/$defs/redirect"}]}}},"settingChange":{"type":"object","additionalProperties":false,"required":["field","before","after"],"description":"A setting that differs, in the manifest's terms (see settingValues). `before` is the panel's value, whatever it holds (`true` for HSTS or forwarding on whose details do not read); `after` one a manifest may give.","properties":{"field":{"$ref":"#/$defs/setting"},"before":true,"after":true},"allOf":[{"if":{"properties":{"field":{"const":"php_version"}}},"then":{"properties":{"before":{"type":"string"},"after":{"$ref":"#/$defs/phpVersion"}}}},{"if":{"properties":{"field":{"enum":["https.lets_encrypt","https.force"]}}},"then":{"properties":{"before":{"type":"boolean"},"after":{"type":"boolean"}}}},{"if":{"properties":{"field":{"const":"https.hsts"}}},"then":{"properties":{"before":{"oneOf":[{"type":"boolean"},{"$ref":"#/$defs/hstsRead"}]},"after":{"oneOf":[{"const":false},{"$ref":"#/$defs/hsts"}]}}}},{"if":{"properties":{"field":{"const":"redirect"}}},"then":{"properties":{"before":{"oneOf":[{"type":"boolean"},{"$ref":"#/$defs/redirectRead"}]},"after":{"oneOf":[{"const":false},{"$ref":"#/$defs/redirect"}]}}}}]},"phpVersion":{"title":"a PHP version","description":"MAJOR.MINOR, or \"default\": the panel's default.","type":"string","pattern":"^([0-9]{1,3}\\.[0-9]{1,3}|default)$"},"recordOp":{"type":"object","additionalProperties":false,"required":["op","host","type","value","ttl"],"description":"One record's change: `add`, `remove` (with the TTL it has), or `update` of its TTL (`ttl_before`). Host relative to the zone (`@` its apex), type upper-case.","properties":{"op":{"enum":["add","remove","update"]},"host":{"type":"string"},"type":{"type":"string"},"value":{"type":"string"},"ttl":{"type":"integer","minimum":0},"ttl_before":{"type":"integer","minimum":0}}},"planName":{"title":"a hosting plan's name","type":"string","minLength":1},"planObjects":{"type":"object","additionalProperties":false,"description":"The plan's managed keys by object, in the panel's own names and values.","properties":{"resources":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}},"permissions":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}},"php":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}},"php_fpm":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}}}},"changeId":{"title":"a change id","type":"string","pattern":"^(client|domain|dns_zone|hosting_plan):."},"id":{"title":"a whole number","type":"integer","minimum":1},"change":{"title":"a change","description":"One call to the panel and why. `request` is exactly what apply sends; a domain's `id_user` (and a subdomain's `id_parent_domain`) is null there until its client (its parent) is created in the same run.","type":"object","required":["id","action","type","name","reason","depends_on","request"],"properties":{"action":{"title":"\"create\", \"update\" or \"delete\"","enum":["create","update","delete"]},"type":{"title":"\"client\", \"domain\", \"dns_zone\" or \"hosting_plan\"","enum":["client","domain","dns_zone","hosting_plan"]},"reason":{"type":"string","description":"Why the change is in the plan, for people."},"depends_on":{"type":"array","description":"The changes that must succeed first (listed before this one).","items":{"$ref":"#/$defs/changeId"}},"request":{"type":"object","description":"The HTTP call: method, path relative to panel_url, JSON body (null for a DELETE).","additionalProperties":false,"required":["method","path","body"],"properties":{"method":{"enum":["POST","PUT","DELETE"]},"path":{"type":"string"},"body":{"type":["object","null"]}}}},"allOf":[{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":[],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"hosting_plan":{"type":"object","description":"The hosting plan, resolved by name to its id when the plan was made; absent: the panel's default resources.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"type":["integer","null"],"minimum":1,"description":"The plan's id; null for a plan the same run creates (the change then depends on its create; the id comes from its answer)."}}},"email":{"type":"string"},"suspended":{"type":"boolean"},"language":{"type":"string"},"send_login_credentials":{"type":"boolean","description":"Whether the panel mails the new client its login (the request's `send_login_credentials`); absent in files of format 2.3 or older."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The fields that differ: the request sends only these.","items":{"type":"object","additionalProperties":false,"required":["field","before","after"],"description":"A managed field that differs, in the manifest's terms: `plan` by name (null: none), `email` (null: none), `suspended`, `language` (null: none).","properties":{"field":{"enum":["plan","email","suspended","language"]},"before":{"type":["string","boolean","null"]},"after":{"type":["string","boolean"]}}}},"hosting_plan":{"type":"object","description":"The hosting plan it moves to, when `plan` is among the fields.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"type":["integer","null"],"minimum":1,"description":"The plan's id; null for a plan the same run creates (the change then depends on its create; the id comes from its answer)."}}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","domains","domain_names"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"domains":{"type":["integer","null"],"minimum":0,"description":"How many of its domains go with it (system domains not counted): the panel deletes them with the client, and its mail, databases and files. null when the panel cannot list domains: then how many is unknown, and apply needs --allow-mass-delete."},"domain_names":{"type":["array","null"],"items":{"type":"string"},"description":"The domains that go with it, sorted (null when the panel cannot list them): a saved plan is stale once they differ."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["client","client_id"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number or null","description":"The owner's id when it exists already; null when it is created in the same run.","type":["integer","null"],"minimum":1},"parent":{"$ref":"#/$defs/domain"},"parent_domain":{"type":"object","description":"The domain it is a subdomain of (the nearest enclosing domain of the same client): the request's `id_parent_domain`. Absent: a top-level domain.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"$ref":"#/$defs/domain"},"id":{"type":["integer","null"],"minimum":1,"description":"The parent's id on the panel; null for a parent the same run creates (the change then depends on its create; the id comes from its answer, and the request's `id_parent_domain` is null until then)."}}},"settings":{"$ref":"#/$defs/settingValues","description":"The settings the manifest gives, sent in the same POST."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["domain_id","client","client_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"domain_id":{"title":"a whole number","$ref":"#/$defs/id"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The owner's id on the panel.","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The settings that differ. The request sends only the top-level keys they touch (`php_version`, `security`, `target`), each nested object whole: as read, with the managed keys changed.","items":{"$ref":"#/$defs/settingChange"}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["domain_id","client","client_id","subdomains"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"domain_id":{"title":"a whole number","$ref":"#/$defs/id"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"subdomains":{"type":"array","items":{"type":"string"},"description":"Its subdomains on the panel (same owner), sorted, each deleted first by this plan: a saved plan is stale once they differ."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"dns_zone"}}},"then":{"additionalProperties":false,"required":["client","domain_id","records","prune","keep","makes_custom","zone_digest"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"client":{"$ref":"#/$defs/username"},"domain_id":{"type":["integer","null"],"minimum":1,"description":"The domain's id; null when the domain is created in the same run (its zone is read after its POST, and the request's id and records are known after apply)."},"records":{"type":"array","items":{"$ref":"#/$defs/recordOp"},"description":"The record changes; for a new domain, its records as adds."},"prune":{"type":"boolean","description":"Unlisted records go (except `keep` matches, and the apex NS records unless the manifest lists some)."},"keep":{"type":"array","items":{"type":"string"}},"makes_custom":{"type":"boolean","description":"The zone is not custom yet: this PUT makes it custom (the panel stops regenerating its default records)."},"zone_digest":{"type":["string","null"],"pattern":"^sha256:[0-9a-f]{64}$","description":"sha256 over the zone as the plan read it (SOA, DKIM record, records); apply reads the zone again and sends nothing to it when it differs. null for a new domain."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["objects"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"objects":{"$ref":"#/$defs/planObjects"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["plan_id","fields","clients"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"plan_id":{"title":"a whole number","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The managed keys that differ (`resources.disk_space`): the request sends only the objects they touch, each whole as read with the managed keys changed.","items":{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"type":"string","pattern":"^(resources|permissions|php|php_fpm)\\.."},"before":true,"after":{"type":["number","boolean","string","null"]}}}},"clients":{"type":["integer","null"],"minimum":0,"description":"How many clients are on the plan; they keep their copied values (the panel copies a plan when it is assigned). null: the panel does not say."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["plan_id","leaving"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"plan_id":{"title":"a whole number","$ref":"#/$defs/id"},"leaving":{"type":"array","items":{"type":"string"},"description":"The clients on the plan when the plan was made that the same plan deletes or moves off (sorted): a saved plan is stale once who is on it differs."}}}}]}}};
+export const schema = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://raw.githubusercontent.com/panel-provision/panel-provision/main/schemas/plan.schema.json","title":"panel-provision plan","description":"What `provision plan` found: the changes apply would send, in order, and what it will not change. `--format json` prints it and `--out FILE` saves it (the same document); `provision apply FILE` applies exactly a saved one, after checking it against the panel. It never holds the API key or a password. Fields a newer minor version adds are allowed beside these.","type":"object","required":["format_version","panel_url","manifest","manifest_sha256","fingerprint","plan_sha256","changes","conflicts","unknowns","unmanaged","notes","summary"],"properties":{"format_version":{"title":"a \"major.minor\" version","description":"The document's format. A reader accepts any minor of its own major (newer minors only add fields) and refuses a newer major. 2.0: updates and deletes; `unknowns` replaces 1.x's `drift` (a client on another plan is now an update). 2.1: a domain's settings (a create's `settings`, a domain's update, a domain's unknowns). 2.2: a domain's DNS zone (`type: \"dns_zone\"`, an update), conflicts with `dns`; hosting plans (`type: \"hosting_plan\"`: create, update, delete). 2.3: `manifest_parts` (a manifest directory) and `scope` (a plan made with --clients). 2.4: a client create's `send_login_credentials`, a subdomain create's `parent_domain`, and a conflict of a zone as apply would leave it (`dns: \"records\"`, `rule`). 2.5: mailboxes, databases and FTP users (`type: \"mailbox\"`, `\"database\"`, `\"ftp_user\"`: create, update, delete), their conflicts and unknowns (`mailbox`, `database`, `ftp_user`).","type":"string","pattern":"^[0-9]+\\.[0-9]+$"},"panel_url":{"title":"the panel's API base URL","description":"The panel the plan was made against (…/api/v2); apply refuses to send it to another.","type":"string","pattern":"."},"manifest":{"title":"the manifest's path","description":"The manifest's path as the user gave it (`-` for standard input), for people; apply never opens it.","type":"string"},"manifest_sha256":{"title":"a sha256 in hex","description":"sha256 of the manifest file's bytes, in lowercase hex; for a manifest directory, of its parts' digests: one line `<sha256>  <name>` per part (its name in the directory), in name order, as sha256sum prints them inside it: the same however the directory's path was typed.","type":"string","pattern":"^[0-9a-f]{64}$"},"manifest_parts":{"title":"the parts of a manifest directory","description":"Present when the manifest is a directory: each part (its path as the plan named it) with the sha256 of its bytes, in the order they were read.","type":"array","minItems":1,"items":{"type":"object","additionalProperties":false,"required":["file","sha256"],"properties":{"file":{"title":"a part's path","type":"string","minLength":1},"sha256":{"title":"a sha256 in hex","type":"string","pattern":"^[0-9a-f]{64}$"}}}},"scope":{"title":"the scope of a scoped plan","description":"Present when the plan was made with --clients: only clients whose username matches one of these glob patterns (`*` any run of characters, `?` one), their domains and zones were planned; prune acted within them; hosting plans were left alone.","type":"object","additionalProperties":false,"required":["clients"],"properties":{"clients":{"type":"array","minItems":1,"items":{"title":"a username pattern","type":"string","minLength":1}}}},"fingerprint":{"title":"a \"sha256:<hex>\" fingerprint","description":"sha256 over exactly the panel facts the plan depends on: for each create, that the client or domain is still absent (and the owner it is added to, and the hosting plan it names); for each update, that the client or domain is still there with the values the plan shows as `before` (and, for a domain, each nested object it sends whole is as it was, keys no manifest manages included); for each delete, that the record is still there, under the same id and owner, and (for a client) with as many domains as the plan says go with it. Apply re-reads the panel and refuses a plan whose facts changed (exit 3): it would no longer do what was reviewed.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"plan_sha256":{"title":"a \"sha256:<hex>\" digest","description":"sha256 over the whole document except this field (object keys sorted), so a file edited after it was made is refused. It catches edits, not forgery: anyone can recompute it.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"changes":{"title":"the changes","description":"What apply sends, each change after the ones it depends on.","type":"array","items":{"$ref":"#/$defs/change"}},"conflicts":{"title":"the conflicts","description":"What apply cannot do as the manifest says: manifest domains that another client owns on the panel, and domains to delete whose subdomains stay (`subdomains`). Plan and apply fail while there is one. A hosting plan's conflict names the plan (`hosting_plan`).","type":"array","items":{"oneOf":[{"type":"object","additionalProperties":false,"required":["domain","client","owner"],"properties":{"domain":{"type":"string","description":"The domain (ASCII form)."},"client":{"type":"string","description":"The client the manifest gives it to."},"owner":{"type":"string","description":"Its owner on the panel: a username, or `#<id>` when the owner is not a client (an administrator)."},"subdomains":{"type":"array","items":{"type":"string"},"description":"The domain's subdomains on the panel that no change deletes: they block its delete."},"dns":{"enum":["subdomain","disabled"],"description":"The domain's `dns` cannot be managed: it is a subdomain on the panel (its records live in its parent's zone), or the panel serves no DNS for it (is_dns_disabled)."}}},{"type":"object","additionalProperties":false,"required":["domain","client","owner","dns","rule","record"],"description":"A domain's zone the manifest would leave broken (checked as it would be after apply): a CNAME at the apex (`cname_at_apex`), a CNAME beside other records at its host (`cname_beside`), two SPF records at one host (`two_spf`), an MX or NS whose target is a CNAME of the zone (`target_is_cname`). `record` is the manifest's; `other` the record it meets, the manifest's when it has `index`, else the panel's.","properties":{"domain":{"type":"string"},"client":{"type":"string"},"owner":{"type":"string"},"dns":{"const":"records"},"rule":{"enum":["cname_at_apex","cname_beside","two_spf","target_is_cname"]},"record":{"type":"object","additionalProperties":false,"required":["host","type","value","index"],"properties":{"host":{"type":"string"},"type":{"type":"string"},"value":{"type":"string"},"index":{"type":"integer","minimum":0,"description":"Its place in the domain's `dns.records` (from 0)."}}},"other":{"type":"object","additionalProperties":false,"required":["host","type","value"],"properties":{"host":{"type":"string"},"type":{"type":"string"},"value":{"type":"string"},"index":{"type":"integer","minimum":0,"description":"Its place in the domain's `dns.records` (from 0)."}}}}},{"type":"object","additionalProperties":false,"required":["mailbox","client","owner"],"properties":{"mailbox":{"type":"string","description":"The mailbox's address (ASCII form, lowercase)."},"client":{"type":"string","description":"The client the manifest lists it under."},"owner":{"type":"string","description":"The client the panel has its domain under (a username, or #<id>)."}}},{"type":"object","additionalProperties":false,"required":["database","client","reason"],"properties":{"database":{"type":"string","description":"The database's name."},"client":{"type":"string","description":"The client the manifest gives it to."},"reason":{"enum":["owner","rename"],"description":"owner: the panel has the name under another client; rename: the manifest gives it a user other than the panel's, or a user another database has."},"owner":{"type":"string","description":"Its owner on the panel (reason owner): a username, or `#<id>` when the owner is not a client."},"user":{"type":"string","description":"The user the manifest gives (reason rename)."},"panel_user":{"type":"string","description":"The user the panel holds for it (a changed user)."},"held_by":{"type":"string","description":"The database on the panel that has the user (a new database)."}}},{"type":"object","additionalProperties":false,"required":["ftp_user","client"],"properties":{"ftp_user":{"type":"string","description":"The FTP user's name."},"client":{"type":"string","description":"The client the manifest lists it under."},"owner":{"type":"string","description":"Its owner on the panel: a username, or `#<id>` when the owner is not a client; left out when the panel's record does not say."}}},{"type":"object","additionalProperties":false,"required":["hosting_plan"],"description":"A hosting plan that cannot be changed as the manifest says: clients are on it (`clients`), the client list does not say who is (`use_unknown`), or the panel's record lacks managed keys (`lacking`).","properties":{"hosting_plan":{"type":"string"},"clients":{"type":"array","items":{"type":"string"}},"use_unknown":{"const":true},"lacking":{"type":"array","items":{"type":"string"}}}}]}},"unknowns":{"title":"the unknowns","description":"Managed fields the panel shows nowhere: a client's (not in GET /clients, not in GET /clients/{id}), or a domain's setting its record in GET /domains lacks (`domain` set): neither compared nor sent.","type":"array","items":{"type":"object","additionalProperties":false,"required":["client","field"],"properties":{"mailbox":{"type":"string","description":"A mailbox's field its record in GET /emails lacks: the mailbox's address."},"database":{"type":"string","description":"A database's field its record in GET /databases lacks: the database's name."},"ftp_user":{"type":"string","description":"An FTP user's field its record in GET /ftp-users lacks: the FTP user's name."},"client":{"type":"string"},"domain":{"$ref":"#/$defs/domain"},"field":{"enum":["plan","email","suspended","language","php_version","https.lets_encrypt","https.force","https.hsts","redirect","quota","aliases","forwardings","keep_copies","catch_all","description","remote_hosts","description","home","description"]},"keys":{"description":"A domain's setting: the panel's keys that do not read (`security.hsts_preload`; the object's name when the record lacks it).","type":"array","items":{"type":"string"}}},"if":{"required":["domain"],"properties":{"domain":true}},"then":{"properties":{"field":{"$ref":"#/$defs/setting"}}},"else":{"properties":{"field":{"enum":["plan","email","suspended","language"]}}}}},"unmanaged":{"title":"what the panel has and the manifest does not list","description":"Counts; the names only when the plan was made with --show-unmanaged (they may be other customers'). The panel's system domains are never counted.","type":"object","additionalProperties":false,"required":["clients","domains"],"properties":{"clients":{"type":"integer","minimum":0},"client_names":{"type":"array","items":{"type":"string"}},"domains":{"type":["integer","null"],"minimum":0,"description":"null when the panel cannot list domains."},"domain_names":{"type":["array","null"],"items":{"type":"string"}},"hosting_plans":{"type":"integer","minimum":0,"description":"The panel's hosting plans the manifest does not list and no change deletes (prune passes over those clients are on); only when the manifest defines plans."},"hosting_plan_names":{"type":"array","items":{"type":"string"}}}},"notes":{"title":"notes","description":"Sentences about how the panel was read (a fallback, a partial list), for people.","type":"array","items":{"type":"string"}},"warnings":{"title":"warnings","description":"Warnings found beside the plan (a mass create or delete, what looks like a rename), for people.","type":"array","items":{"type":"string"}},"summary":{"title":"the summary","description":"How many changes of each action (`create`, `update`, `delete`: a client's delete is one, whatever goes with it), and how many conflicts and unknowns.","type":"object","additionalProperties":{"type":"integer","minimum":0}}},"$defs":{"username":{"title":"a valid username","type":"string","pattern":"^[a-z][a-z0-9_-]*$"},"domain":{"title":"a lowercase ASCII domain name","type":"string","pattern":"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},"setting":{"title":"a domain setting's dotted name","enum":["php_version","https.lets_encrypt","https.force","https.hsts","redirect"]},"hsts":{"title":"HSTS on","description":"What a manifest may give (a create's `settings`, an update's `after`): max_age 0 or more.","type":"object","additionalProperties":false,"required":["max_age","include_subdomains","preload"],"properties":{"max_age":{"title":"0 or more","type":"integer","minimum":0},"include_subdomains":{"type":"boolean"},"preload":{"type":"boolean"}}},"hstsRead":{"title":"HSTS on, as the panel holds it","description":"Any max_age the panel holds (an update's `before`).","type":"object","additionalProperties":false,"required":["max_age","include_subdomains","preload"],"properties":{"max_age":{"type":"integer"},"include_subdomains":{"type":"boolean"},"preload":{"type":"boolean"}}},"redirect":{"title":"forwarding to a URL","description":"What a manifest may give (a create's `settings`, an update's `after`): status 301 or 302; `to` an absolute http(s) URL (checked when the plan is read).","type":"object","additionalProperties":false,"required":["to","status"],"properties":{"to":{"type":"string"},"status":{"title":"301 or 302","enum":[301,302]}}},"redirectRead":{"title":"forwarding to a URL, as the panel holds it","description":"Any URL and forwarding type the panel holds (an update's `before`).","type":"object","additionalProperties":false,"required":["to","status"],"properties":{"to":{"type":"string"},"status":{"type":"integer"}}},"settingValues":{"title":"settings by their dotted names","description":"In the manifest's terms: `php_version` a version or \"default\", `https.lets_encrypt` and `https.force` booleans, `https.hsts` and `redirect` false (off) or an object.","type":"object","additionalProperties":false,"minProperties":1,"properties":{"php_version":{"$ref":"#/$defs/phpVersion"},"https.lets_encrypt":{"type":"boolean"},"https.force":{"type":"boolean"},"https.hsts":{"oneOf":[{"const":false},{"$ref":"#/$defs/hsts"}]},"redirect":{"oneOf":[{"const":false},{"$ref":"#/$defs/redirect"}]}}},"settingChange":{"type":"object","additionalProperties":false,"required":["field","before","after"],"description":"A setting that differs, in the manifest's terms (see settingValues). `before` is the panel's value, whatever it holds (`true` for HSTS or forwarding on whose details do not read); `after` one a manifest may give.","properties":{"field":{"$ref":"#/$defs/setting"},"before":true,"after":true},"allOf":[{"if":{"properties":{"field":{"const":"php_version"}}},"then":{"properties":{"before":{"type":"string"},"after":{"$ref":"#/$defs/phpVersion"}}}},{"if":{"properties":{"field":{"enum":["https.lets_encrypt","https.force"]}}},"then":{"properties":{"before":{"type":"boolean"},"after":{"type":"boolean"}}}},{"if":{"properties":{"field":{"const":"https.hsts"}}},"then":{"properties":{"before":{"oneOf":[{"type":"boolean"},{"$ref":"#/$defs/hstsRead"}]},"after":{"oneOf":[{"const":false},{"$ref":"#/$defs/hsts"}]}}}},{"if":{"properties":{"field":{"const":"redirect"}}},"then":{"properties":{"before":{"oneOf":[{"type":"boolean"},{"$ref":"#/$defs/redirectRead"}]},"after":{"oneOf":[{"const":false},{"$ref":"#/$defs/redirect"}]}}}}]},"phpVersion":{"title":"a PHP version","description":"MAJOR.MINOR, or \"default\": the panel's default.","type":"string","pattern":"^([0-9]{1,3}\\.[0-9]{1,3}|default)$"},"recordOp":{"type":"object","additionalProperties":false,"required":["op","host","type","value","ttl"],"description":"One record's change: `add`, `remove` (with the TTL it has), or `update` of its TTL (`ttl_before`). Host relative to the zone (`@` its apex), type upper-case.","properties":{"op":{"enum":["add","remove","update"]},"host":{"type":"string"},"type":{"type":"string"},"value":{"type":"string"},"ttl":{"type":"integer","minimum":0},"ttl_before":{"type":"integer","minimum":0}}},"mailboxAddress":{"title":"a mailbox address in lowercase ASCII","type":"string","pattern":"^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},"mailboxValues":{"type":"object","additionalProperties":false,"description":"A mailbox's fields in the manifest's names and terms: quota in bytes (0: unlimited), aliases and forwardings as whole addresses in lowercase ASCII.","properties":{"quota":{"type":"integer","minimum":0},"aliases":{"type":"array","items":{"$ref":"#/$defs/mailboxAddress"}},"forwardings":{"type":"array","items":{"$ref":"#/$defs/mailboxAddress"}},"keep_copies":{"type":"boolean"},"catch_all":{"type":"boolean"},"description":{"type":"string"}}},"mailboxFieldChange":{"description":"One field that differs, in the manifest's names and terms (`quota` in bytes; `aliases` and `forwardings` whole lists, sorted).","oneOf":[{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"quota"},"before":{"type":"integer","minimum":0},"after":{"type":"integer","minimum":0}}},{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"aliases"},"before":{"type":"array","items":{"$ref":"#/$defs/mailboxAddress"}},"after":{"type":"array","items":{"$ref":"#/$defs/mailboxAddress"}}}},{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"forwardings"},"before":{"type":"array","items":{"$ref":"#/$defs/mailboxAddress"}},"after":{"type":"array","items":{"$ref":"#/$defs/mailboxAddress"}}}},{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"keep_copies"},"before":{"type":"boolean"},"after":{"type":"boolean"}}},{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"catch_all"},"before":{"type":"boolean"},"after":{"type":"boolean"}}},{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"description"},"before":{"type":"string"},"after":{"type":"string"}}}]},"databaseName":{"title":"a database name","type":"string","pattern":"^[a-z0-9_]{1,64}$"},"remoteHost":{"title":"a remote host in comparison form (an IP address, a CIDR network, a lowercase ASCII host name)","type":"string","minLength":1},"databaseValues":{"type":"object","additionalProperties":false,"description":"A database's fields in the manifest's names and terms: remote_hosts sorted, each once ([]: local only).","properties":{"remote_hosts":{"type":"array","items":{"$ref":"#/$defs/remoteHost"}},"description":{"type":"string"}}},"databaseFieldChange":{"description":"One field that differs, in the manifest's names and terms (`remote_hosts` whole lists, sorted).","oneOf":[{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"remote_hosts"},"before":{"type":"array","items":{"$ref":"#/$defs/remoteHost"}},"after":{"type":"array","items":{"$ref":"#/$defs/remoteHost"}}}},{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"description"},"before":{"type":"string"},"after":{"type":"string"}}}]},"ftpUserName":{"title":"an FTP user name","type":"string","pattern":"^[a-z0-9][a-z0-9._-]{0,63}$"},"ftpUserValues":{"type":"object","additionalProperties":false,"required":["home"],"description":"An FTP user's fields in the manifest's names: its home from the client's home (/www when the manifest gives none), its description.","properties":{"home":{"type":"string","pattern":"^/(www|files)(/.*)?$"},"description":{"type":"string"}}},"ftpUserFieldChange":{"oneOf":[{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"home"},"before":{"type":"string"},"after":{"type":"string"}}},{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"description"},"before":{"type":"string"},"after":{"type":"string"}}}]},"planName":{"title":"a hosting plan's name","type":"string","minLength":1},"planObjects":{"type":"object","additionalProperties":false,"description":"The plan's managed keys by object, in the panel's own names and values.","properties":{"resources":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}},"permissions":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}},"php":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}},"php_fpm":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}}}},"changeId":{"title":"a change id","type":"string","pattern":"^(client|domain|dns_zone|mailbox|database|ftp_user|hosting_plan):."},"id":{"title":"a whole number","type":"integer","minimum":1},"change":{"title":"a change","description":"One call to the panel and why. `request` is exactly what apply sends; a domain's `id_user` (and a subdomain's `id_parent_domain`) is null there until its client (its parent) is created in the same run.","type":"object","required":["id","action","type","name","reason","depends_on","request"],"properties":{"action":{"title":"\"create\", \"update\" or \"delete\"","enum":["create","update","delete"]},"type":{"title":"\"client\", \"domain\", \"dns_zone\", \"mailbox\", \"database\", \"ftp_user\" or \"hosting_plan\"","enum":["client","domain","dns_zone","mailbox","database","ftp_user","hosting_plan"]},"reason":{"type":"string","description":"Why the change is in the plan, for people."},"depends_on":{"type":"array","description":"The changes that must succeed first (listed before this one).","items":{"$ref":"#/$defs/changeId"}},"request":{"type":"object","description":"The HTTP call: method, path relative to panel_url, JSON body (null for a DELETE).","additionalProperties":false,"required":["method","path","body"],"properties":{"method":{"enum":["POST","PUT","DELETE"]},"path":{"type":"string"},"body":{"type":["object","null"]}}}},"allOf":[{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":[],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"hosting_plan":{"type":"object","description":"The hosting plan, resolved by name to its id when the plan was made; absent: the panel's default resources.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"type":["integer","null"],"minimum":1,"description":"The plan's id; null for a plan the same run creates (the change then depends on its create; the id comes from its answer)."}}},"email":{"type":"string"},"suspended":{"type":"boolean"},"language":{"type":"string"},"send_login_credentials":{"type":"boolean","description":"Whether the panel mails the new client its login (the request's `send_login_credentials`); absent in files of format 2.3 or older."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The fields that differ: the request sends only these.","items":{"type":"object","additionalProperties":false,"required":["field","before","after"],"description":"A managed field that differs, in the manifest's terms: `plan` by name (null: none), `email` (null: none), `suspended`, `language` (null: none).","properties":{"field":{"enum":["plan","email","suspended","language"]},"before":{"type":["string","boolean","null"]},"after":{"type":["string","boolean"]}}}},"hosting_plan":{"type":"object","description":"The hosting plan it moves to, when `plan` is among the fields.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"type":["integer","null"],"minimum":1,"description":"The plan's id; null for a plan the same run creates (the change then depends on its create; the id comes from its answer)."}}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","domains","domain_names"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"domains":{"type":["integer","null"],"minimum":0,"description":"How many of its domains go with it (system domains not counted): the panel deletes them with the client, and its mail, databases and files. null when the panel cannot list domains: then how many is unknown, and apply needs --allow-mass-delete."},"domain_names":{"type":["array","null"],"items":{"type":"string"},"description":"The domains that go with it, sorted (null when the panel cannot list them): a saved plan is stale once they differ."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["client","client_id"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number or null","description":"The owner's id when it exists already; null when it is created in the same run.","type":["integer","null"],"minimum":1},"parent":{"$ref":"#/$defs/domain"},"parent_domain":{"type":"object","description":"The domain it is a subdomain of (the nearest enclosing domain of the same client): the request's `id_parent_domain`. Absent: a top-level domain.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"$ref":"#/$defs/domain"},"id":{"type":["integer","null"],"minimum":1,"description":"The parent's id on the panel; null for a parent the same run creates (the change then depends on its create; the id comes from its answer, and the request's `id_parent_domain` is null until then)."}}},"settings":{"$ref":"#/$defs/settingValues","description":"The settings the manifest gives, sent in the same POST."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["domain_id","client","client_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"domain_id":{"title":"a whole number","$ref":"#/$defs/id"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The owner's id on the panel.","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The settings that differ. The request sends only the top-level keys they touch (`php_version`, `security`, `target`), each nested object whole: as read, with the managed keys changed.","items":{"$ref":"#/$defs/settingChange"}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["domain_id","client","client_id","subdomains"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"domain_id":{"title":"a whole number","$ref":"#/$defs/id"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"subdomains":{"type":"array","items":{"type":"string"},"description":"Its subdomains on the panel (same owner), sorted, each deleted first by this plan: a saved plan is stale once they differ."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"dns_zone"}}},"then":{"additionalProperties":false,"required":["client","domain_id","records","prune","keep","makes_custom","zone_digest"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"client":{"$ref":"#/$defs/username"},"domain_id":{"type":["integer","null"],"minimum":1,"description":"The domain's id; null when the domain is created in the same run (its zone is read after its POST, and the request's id and records are known after apply)."},"records":{"type":"array","items":{"$ref":"#/$defs/recordOp"},"description":"The record changes; for a new domain, its records as adds."},"prune":{"type":"boolean","description":"Unlisted records go (except `keep` matches, and the apex NS records unless the manifest lists some)."},"keep":{"type":"array","items":{"type":"string"}},"makes_custom":{"type":"boolean","description":"The zone is not custom yet: this PUT makes it custom (the panel stops regenerating its default records)."},"zone_digest":{"type":["string","null"],"pattern":"^sha256:[0-9a-f]{64}$","description":"sha256 over the zone as the plan read it (SOA, DKIM record, records); apply reads the zone again and sends nothing to it when it differs. null for a new domain."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"mailbox"}}},"then":{"additionalProperties":false,"required":["client","client_id","domain","values"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/mailboxAddress"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number or null","description":"The owner's id when it exists already; null when it is created in the same run.","type":["integer","null"],"minimum":1},"domain":{"$ref":"#/$defs/domain"},"values":{"$ref":"#/$defs/mailboxValues","description":"The fields the manifest gives, sent in the same POST (the password made here is added when it is sent, never written here)."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"mailbox"}}},"then":{"additionalProperties":false,"required":["client","mailbox_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/mailboxAddress"},"client":{"$ref":"#/$defs/username"},"mailbox_id":{"$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The fields that differ; the PUT sends only them.","items":{"$ref":"#/$defs/mailboxFieldChange"}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"mailbox"}}},"then":{"additionalProperties":false,"required":["client","mailbox_id","destroys_data"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/mailboxAddress"},"client":{"$ref":"#/$defs/username"},"mailbox_id":{"$ref":"#/$defs/id"},"destroys_data":{"const":true,"description":"A mailbox's delete destroys the mail stored in it."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"database"}}},"then":{"additionalProperties":false,"required":["client","client_id","user","values"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/databaseName"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number or null","description":"The owner's id when it exists already; null when it is created in the same run.","type":["integer","null"],"minimum":1},"user":{"title":"a database user","type":"string","pattern":"^[a-z0-9_]{1,32}$"},"values":{"$ref":"#/$defs/databaseValues","description":"The fields the manifest gives, sent in the same POST (the password made here is added when it is sent, never written here)."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"database"}}},"then":{"additionalProperties":false,"required":["client","database_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/databaseName"},"client":{"$ref":"#/$defs/username"},"database_id":{"$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The fields that differ; the PUT sends only them.","items":{"$ref":"#/$defs/databaseFieldChange"}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"database"}}},"then":{"additionalProperties":false,"required":["client","database_id","destroys_data"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/databaseName"},"client":{"$ref":"#/$defs/username"},"database_id":{"$ref":"#/$defs/id"},"destroys_data":{"const":true,"description":"A database's delete destroys the data stored in it."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"ftp_user"}}},"then":{"additionalProperties":false,"required":["client","client_id","values"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/ftpUserName"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number or null","description":"The owner's id when it exists already; null when it is created in the same run.","type":["integer","null"],"minimum":1},"values":{"$ref":"#/$defs/ftpUserValues","description":"The fields sent in the same POST (the password made here is added when it is sent, never written here)."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"ftp_user"}}},"then":{"additionalProperties":false,"required":["client","ftp_user_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/ftpUserName"},"client":{"$ref":"#/$defs/username"},"ftp_user_id":{"$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The fields that differ; the PUT sends only them.","items":{"$ref":"#/$defs/ftpUserFieldChange"}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"ftp_user"}}},"then":{"additionalProperties":false,"required":["client","ftp_user_id"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/ftpUserName"},"client":{"$ref":"#/$defs/username"},"ftp_user_id":{"$ref":"#/$defs/id"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["objects"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"objects":{"$ref":"#/$defs/planObjects"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["plan_id","fields","clients"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"plan_id":{"title":"a whole number","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The managed keys that differ (`resources.disk_space`): the request sends only the objects they touch, each whole as read with the managed keys changed.","items":{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"type":"string","pattern":"^(resources|permissions|php|php_fpm)\\.."},"before":true,"after":{"type":["number","boolean","string","null"]}}}},"clients":{"type":["integer","null"],"minimum":0,"description":"How many clients are on the plan; they keep their copied values (the panel copies a plan when it is assigned). null: the panel does not say."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["plan_id","leaving"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"plan_id":{"title":"a whole number","$ref":"#/$defs/id"},"leaving":{"type":"array","items":{"type":"string"},"description":"The clients on the plan when the plan was made that the same plan deletes or moves off (sorted): a saved plan is stale once who is on it differs."}}}}]}}};

@@ -9,7 +9,7 @@ import type { Change, ChangeId } from '../plan/types.js';
 import { kindOf, KIND_NAMES } from '../kinds/index.js';
 import type { PartMark } from '../kinds/kind.js';
 import { clientOf, goesWith, lineSubject, NOUNS, requestLine, sign, subject, unicodeOf } from './common.js';
-import { changeParts } from './parts.js';
+import { changeLine, changeParts } from './parts.js';
 import { changeSummary } from './summary.js';
 
 /**
@@ -82,8 +82,7 @@ function describe(change: Change): string[] {
         : []),
     ];
   }
-  if (!described.list || described.parts.length === 1)
-    return [`${mark} ${described.subject}: ${described.parts.join(', ')}`];
+  if (!described.list || described.parts.length === 1) return [`${mark} ${changeLine(change) ?? ''}`];
   return [`${mark} ${described.subject}:`, ...described.parts.map((part) => `${mark}     ${part}`)];
 }
 

@@ -64,10 +64,15 @@ export function markedPart(described: ChangeParts, i: number): string {
   return mark === undefined ? part : `${mark} ${part}`;
 }
 
-/** `domain "x": https.force: false -> true, php_version: "8.2" -> "8.3"`: changeParts on one line. */
+/**
+ * `domain "x": https.force: false -> true, php_version: "8.2" -> "8.3"`: changeParts on one line,
+ * or as the change's kind words it (Kind.partsLine).
+ */
 export function changeLine(change: Change): string | undefined {
   const described = changeParts(change);
-  return described === undefined
-    ? undefined
-    : `${described.subject}: ${described.parts.map((_, i) => markedPart(described, i)).join(', ')}`;
+  if (described === undefined) return undefined;
+  return (
+    kindOf(change).partsLine?.(change) ??
+    `${described.subject}: ${described.parts.map((_, i) => markedPart(described, i)).join(', ')}`
+  );
 }

@@ -69,7 +69,11 @@ export function parseSecretName(arg: string): SecretName {
       { hint: `the kinds with passwords: ${SECRET_KINDS.map((k) => k.name).join(', ')} (a bare name is a client)` },
     );
   }
-  return { kind: kind.name, name: arg.slice(colon + 1) };
+  // In the form the journal holds it, when the kind says one (an address in any spelling); a
+  // name it cannot read is kept as typed, for badSecretNames to refuse with the kind's rule.
+  const typed = arg.slice(colon + 1);
+  const read = kind.secret.secretName?.(typed);
+  return { kind: kind.name, name: read !== undefined && 'name' in read ? read.name : typed };
 }
 
 /** The names in `names` their kind does not allow, as `[KIND:]NAME`, with the rule of the first such kind. */

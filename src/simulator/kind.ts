@@ -16,10 +16,10 @@ import type { SimStore, StoreChange } from './store.js';
  * so the engine's room can be built and tested against it. Once src/kinds names one, its name
  * here changes nothing (the union is the same) and can be dropped.
  */
-export const SIM_ONLY_KINDS = ['mailbox', 'database', 'ftp_user'] as const;
+export const SIM_ONLY_KINDS: readonly string[] = [];
 
-/** The names of the simulator's kinds: every kind of src/kinds, and those it serves ahead of their room. */
-export type SimKindName = KindName | (typeof SIM_ONLY_KINDS)[number];
+/** The names of the simulator's kinds: every kind of src/kinds (none is served ahead of its room today). */
+export type SimKindName = KindName;
 
 /** The simulator's options that shape answers (SimulatorOptions in index.ts documents each). */
 export interface RouteOptions {

@@ -71,7 +71,9 @@ describe('doctor against the simulator', () => {
     expect(statuses(result).filter((s) => !s.endsWith(' ok'))).toEqual([]);
     expect(result.ok).toBe(true);
     expect(result.panelUrl).toBe(panel.url);
-    expect(message(result, 'lists')).toBe('complete, each read whole (3 hosting plans, 1 client, 3 domains)');
+    expect(message(result, 'lists')).toBe(
+      'complete, each read whole (3 hosting plans, 1 client, 3 domains, 0 mailboxes)',
+    );
     expect(message(result, 'zones')).toMatch(
       /^GET \/api\/v2\/dns\/\d+ \(the zone of "[a-z.]+"\): \d+ records, read whole$/,
     );

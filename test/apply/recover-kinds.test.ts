@@ -72,6 +72,9 @@ describe('what a run read, said per kind', () => {
       client: clients,
       domain: { records: [], complete: true },
       dns_zone: new Map(),
+      mailbox: { read: false, records: [] },
+      database: { read: false, records: [] },
+      ftp_user: { read: false, records: [] },
     };
     expect(secretsInLive(live)).toEqual({
       existing: [

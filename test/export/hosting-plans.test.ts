@@ -23,7 +23,15 @@ function plan(id: number, name: string, objects: Record<string, JsonObject>): Li
 }
 
 function panel(plans: LiveHostingPlan[]): Live {
-  return { hosting_plan: plans, client: [], domain: { records: [], complete: true }, dns_zone: new Map() };
+  return {
+    hosting_plan: plans,
+    client: [],
+    domain: { records: [], complete: true },
+    dns_zone: new Map(),
+    mailbox: { read: false, records: [] },
+    database: { read: false, records: [] },
+    ftp_user: { read: false, records: [] },
+  };
 }
 
 const PANEL = panel([

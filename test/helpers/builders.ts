@@ -92,6 +92,10 @@ export function live(
       complete: options.domainsComplete ?? true,
     },
     dns_zone: options.zones ?? new Map(),
+    // The mailboxes not read, as a run without them reads none.
+    mailbox: { read: false, records: [] },
+    database: { read: false, records: [] },
+    ftp_user: { read: false, records: [] },
   };
 }
 

@@ -187,6 +187,9 @@ function simulateApply(plan: Plan, before: Live): Live {
         break;
       case 'domain':
       case 'dns_zone':
+      case 'mailbox':
+      case 'database':
+      case 'ftp_user':
         throw new Error(`a change these manifests never make: ${change.id}`);
       default:
         assertNever(change);

@@ -19,8 +19,8 @@ describe('the declared order of the kinds', () => {
       for (const other of KINDS[name].order.after) expect(order.indexOf(other)).toBeLessThan(order.indexOf(name));
   });
 
-  it('puts hosting plans first, then clients, domains and zones (deletes in reverse)', () => {
-    expect(kindsInOrder()).toEqual(['hosting_plan', 'client', 'domain', 'dns_zone']);
+  it('puts hosting plans first, then clients, domains, zones and mailboxes (deletes in reverse)', () => {
+    expect(kindsInOrder()).toEqual(['hosting_plan', 'client', 'domain', 'dns_zone', 'mailbox']);
   });
 
   it('refuses a kind ordered after one the table lacks, and kinds ordered after each other', () => {
@@ -35,6 +35,7 @@ describe('the declared order of the kinds', () => {
       client: 'client',
       domain: 'domain',
       dns_zone: 'domain',
+      mailbox: 'domain',
       hosting_plan: undefined,
     });
   });

@@ -147,7 +147,10 @@ function simulateApply(plan: Plan, before: Live): Live {
             break;
           }
           case 'hosting_plan':
-            break; // no hosting plans in these manifests
+          case 'mailbox':
+          case 'database':
+          case 'ftp_user':
+            break; // no hosting plans nor mailboxes in these manifests
           default:
             assertNever(change);
         }
@@ -160,7 +163,14 @@ function simulateApply(plan: Plan, before: Live): Live {
           );
           break;
         }
-        if (change.type === 'dns_zone' || change.type === 'hosting_plan') break; // none in these manifests
+        if (
+          change.type === 'dns_zone' ||
+          change.type === 'hosting_plan' ||
+          change.type === 'mailbox' ||
+          change.type === 'database' ||
+          change.type === 'ftp_user'
+        )
+          break; // none in these manifests
         clients = clients.map((c) => {
           if (c.id !== change.clientId) return c;
           let next = c;
@@ -202,6 +212,9 @@ function simulateApply(plan: Plan, before: Live): Live {
             break;
           }
           case 'hosting_plan':
+          case 'mailbox':
+          case 'database':
+          case 'ftp_user':
             break;
           default:
             assertNever(change);
@@ -297,7 +310,7 @@ describe('planner properties', () => {
           }
         }
         for (const u of plan.unknowns)
-          if (u.domain !== undefined)
+          if ('domain' in u && u.domain !== undefined)
             expect(
               plan.changes.some(
                 (c) =>
@@ -347,7 +360,10 @@ describe('planner properties', () => {
               break;
             }
             case 'hosting_plan':
-              throw new Error(`no hosting plans in these manifests, yet a delete of ${change.name}`);
+            case 'mailbox':
+            case 'database':
+            case 'ftp_user':
+              throw new Error(`no ${change.type} in these manifests, yet a delete of ${change.name}`);
             default:
               assertNever(change);
           }

@@ -117,7 +117,7 @@ describe('plan file validation', () => {
     data.manifest_sha256 = 'xyz';
     data.changes[0]!.action = 'rename';
     data.changes[1]!.client_id = 'one';
-    data.changes[3]!.type = 'mailbox';
+    data.changes[3]!.type = 'mailing_list';
     data.changes[2]!.colour = 'red';
     data.unmanaged.clients = -1;
     const error = parseError(JSON.stringify(data));
@@ -128,7 +128,7 @@ describe('plan file validation', () => {
       'changes[0].action: "rename" is not "create", "update" or "delete"',
       'changes[1].client_id: must be a whole number or null',
       'changes[2].colour: is not a field this version knows',
-      'changes[3].type: "mailbox" is not "client", "domain", "dns_zone" or "hosting_plan"',
+      'changes[3].type: "mailing_list" is not "client", "domain", "dns_zone", "mailbox" or "hosting_plan"',
       'unmanaged.clients: -1 is not valid here',
     ]);
   });

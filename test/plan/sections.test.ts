@@ -80,7 +80,7 @@ function panel(mailboxes: LiveMailbox[] = [], databases: LiveDatabase[] = []): L
       [20, 'bob.example', 2],
     ],
   );
-  return { ...base, mailbox: mailboxes, database: databases, ftp_user: [] } as unknown as Live;
+  return { ...base, mailbox: { read: true, records: mailboxes }, database: databases, ftp_user: [] } as unknown as Live;
 }
 
 const plan = (desired: Desired, on: Live, scope?: readonly string[]) =>

@@ -97,5 +97,13 @@ export const CLIENT_KIND: Kind<'client', ClientChange, ClientFactIndex, ClientCh
 
 /** A plan's unknown of a client's field: it names a client and no domain (a domain's setting names its domain). */
 function isClientUnknown(u: object): u is { readonly client: string; readonly field: ClientField } {
-  return 'client' in u && 'field' in u && (!('domain' in u) || u.domain === undefined);
+  // Only its two keys: another kind's unknown names its thing beside the client (`domain`, `mailbox`).
+  return (
+    'client' in u &&
+    'field' in u &&
+    Object.keys(u).every(
+      (key) =>
+        key === 'client' || key === 'field' || (key === 'domain' && (u as { domain?: unknown }).domain === undefined),
+    )
+  );
 }

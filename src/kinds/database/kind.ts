@@ -1,6 +1,5 @@
 /**
  * The database as a kind of the table (../index.ts): what the stages ask of a database's change.
- * Not in the table yet (the room's index.ts says what wiring needs).
  */
 import { quote } from '../../escape.js';
 import { changeId } from '../common.js';
@@ -21,6 +20,7 @@ import {
   DATABASE_NOUN,
 } from './phrases.js';
 import { DATABASE_READ } from './read.js';
+import { DATABASE_SECTION, databaseUnknownLine, isDatabaseUnknown } from './section.js';
 import {
   DATABASE_PANEL_MAKES_PASSWORD,
   DATABASE_SECRET_PATTERN,
@@ -34,7 +34,8 @@ export const DATABASE_KIND: Kind<
   DatabaseChange,
   DatabaseFactIndex,
   DatabaseChangeJson,
-  typeof DATABASE_READ
+  typeof DATABASE_READ,
+  typeof DATABASE_SECTION
 > = {
   name: DATABASE_KIND_NAME,
   noun: DATABASE_NOUN,
@@ -44,8 +45,8 @@ export const DATABASE_KIND: Kind<
   // A delete counts 1 (its data goes with it: the phrases say so); never pruned.
   weight: kindWeight,
   waitsForCreatesBelow: false,
-  // Its facts read the databases (the run's ask: read.ts), no domain, no zone.
-  readsAgain: () => ({ domainNames: [], zones: [] }),
+  // Nothing beyond its list, which plan/reads.ts reads again for every section kind.
+  readsAgain: () => ({}),
   // A database belongs to a client: created after it, deleted before it; walked at its client's entry.
   order: { after: ['client'], at: 'client' },
 
@@ -75,6 +76,7 @@ export const DATABASE_KIND: Kind<
   createsRow: 'some',
   // The owner, or the database holding the user, may be another customer's: not named in a comment.
   conflictLine: (c, nameOthers) => (isDatabaseConflict(c) ? databaseConflictText(c, nameOthers) : undefined),
+  unknownLine: (u) => (isDatabaseUnknown(u) ? databaseUnknownLine(u) : undefined),
   // Unlisted databases are never deleted: the plan notes them per client (diff-rule.ts unlistedDatabasesNote).
 
   // A client item's `databases` list, written with --with databases; never a password.
@@ -100,4 +102,6 @@ export const DATABASE_KIND: Kind<
   doctor: DATABASE_DOCTOR,
   // List read: its records when the run asks, and its part of a snapshot.
   read: DATABASE_READ,
+  // `databases` under a client item; `prune.databases` refused (deleted only by `state: absent`).
+  section: DATABASE_SECTION,
 };

@@ -6,6 +6,10 @@
  * note counting a listed client's databases the manifest does not list (kept). Not in the table
  * of kinds yet: the database's descriptor takes it as its `section`. Pure.
  */
+import type { DatabasesPart } from './read.js';
+import { quote } from '../../escape.js';
+import { plural } from '../../util.js';
+import { isDatabaseConflict } from './changes.js';
 import { type KindSection, NO_SECTION_DIFF, type SectionPlace } from '../section.js';
 import type { DatabaseChange, DatabaseConflict } from './changes.js';
 import { diffDatabase, unlistedDatabasesNote } from './diff-rule.js';
@@ -34,6 +38,16 @@ export interface DatabaseUnknown {
   readonly field: DatabaseField;
 }
 
+/** Whether a plan's unknown is a database's. */
+export function isDatabaseUnknown(u: object): u is DatabaseUnknown {
+  return typeof (u as { database?: unknown }).database === 'string';
+}
+
+/** An unknown for people: the field is never compared nor changed. */
+export function databaseUnknownLine(u: DatabaseUnknown): string {
+  return `database ${quote(u.database)}: the panel's record shows no ${u.field}: not compared, not changed`;
+}
+
 /** The databases of a client item as the manifest stage holds them. */
 export type DatabaseItem = ListedDatabase<SectionPlace>;
 
@@ -60,7 +74,7 @@ export const DATABASE_SECTION: KindSection<
   'client',
   DatabaseItem,
   DatabaseSeen<SectionPlace>,
-  readonly LiveDatabase[],
+  DatabasesPart,
   DatabaseIndex,
   DatabaseChange,
   DatabaseConflict,
@@ -79,7 +93,7 @@ export const DATABASE_SECTION: KindSection<
     return { items: read.databases, problems: read.problems };
   },
   prune: { key: DATABASES_KEY, refused: databasePruneProblem },
-  index: indexDatabases,
+  index: (part) => indexDatabases(part.records),
   diff(wanted, index, view) {
     const changes: DatabaseChange[] = [];
     const conflicts: DatabaseConflict[] = [];
@@ -107,6 +121,13 @@ export const DATABASE_SECTION: KindSection<
       view.client,
     );
     return note === undefined ? NO_SECTION_DIFF : { ...NO_SECTION_DIFF, notes: [note.text] };
+  },
+  conflicts: {
+    is: isDatabaseConflict,
+    at: (c) => ({ client: c.client, name: c.database }),
+    nameOf: (item) => (item as DatabaseItem).name,
+    summary: (n) => `${plural(n, 'database')} of the manifest cannot be planned as listed`,
+    hint: "rename it in the panel (then in the manifest), or choose another name: the panel's database names are unique on the whole panel",
   },
   asks: { databases: true },
 };

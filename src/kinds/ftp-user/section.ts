@@ -7,6 +7,10 @@
  * user's descriptor takes it as its `section`. Pure.
  */
 import { globMatcher } from '../../names.js';
+import type { FtpUsersPart } from './read.js';
+import { quote } from '../../escape.js';
+import { plural } from '../../util.js';
+import { isFtpUserConflict } from './changes.js';
 import { type KindSection, NO_SECTION_DIFF, type SectionPlace } from '../section.js';
 import type { FtpUserChange, FtpUserConflict } from './changes.js';
 import { diffFtpUser, pruneFtpUsers } from './diff-rule.js';
@@ -25,6 +29,16 @@ export interface FtpUserUnknown {
   readonly client: string;
   readonly ftp_user: string;
   readonly field: FtpUserField;
+}
+
+/** Whether a plan's unknown is an FTP user's. */
+export function isFtpUserUnknown(u: object): u is FtpUserUnknown {
+  return typeof (u as { ftp_user?: unknown }).ftp_user === 'string';
+}
+
+/** An unknown for people: the field is never compared nor changed. */
+export function ftpUserUnknownLine(u: FtpUserUnknown): string {
+  return `FTP user ${quote(u.ftp_user)}: the panel's record shows no ${u.field}: not compared, not changed`;
 }
 
 /** The FTP users of a client item as the manifest stage holds them. */
@@ -51,7 +65,7 @@ export const FTP_USER_SECTION: KindSection<
   'client',
   FtpUserItem,
   FtpUserSeen<SectionPlace>,
-  readonly LiveFtpUser[],
+  FtpUsersPart,
   FtpUserIndex,
   FtpUserChange,
   FtpUserConflict,
@@ -71,7 +85,7 @@ export const FTP_USER_SECTION: KindSection<
     return { items: read.ftpUsers, problems: read.problems };
   },
   prune: { key: FTP_USERS_KEY },
-  index: indexFtpUsers,
+  index: (part) => indexFtpUsers(part.records),
   diff(wanted, index, view) {
     const changes: FtpUserChange[] = [];
     const conflicts: FtpUserConflict[] = [];
@@ -98,6 +112,13 @@ export const FTP_USER_SECTION: KindSection<
     const listed = new Set((wanted ?? []).map((u) => u.name));
     const pruned = pruneFtpUsers(index.byOwner.get(view.clientId) ?? [], listed, globMatcher(view.keep), view.client);
     return { ...NO_SECTION_DIFF, changes: pruned };
+  },
+  conflicts: {
+    is: isFtpUserConflict,
+    at: (c) => ({ client: c.client, name: c.ftp_user }),
+    nameOf: (item) => (item as FtpUserItem).name,
+    summary: (n) => `${plural(n, 'FTP user')} of the manifest cannot be planned as listed`,
+    hint: 'choose another name: FTP user names are unique on the whole panel',
   },
   asks: { ftpUsers: true },
 };

@@ -1,7 +1,8 @@
 /** A hosting plan's record as the panel answers it, read and checked, and the plans' list read. Pure: no I/O. */
 import type { LiveHostingPlan } from '../common.js';
 import { asRecord, integer, nonEmptyString, type RecordRead } from '../panel-record.js';
-import { type KindRead, unique } from '../read.js';
+import { type KindRead, notAsked, type PanelListReader, unique } from '../read.js';
+import { quote } from '../../escape.js';
 import type { JsonObject } from '../../util.js';
 import { readPlanObjects } from './fields.js';
 
@@ -51,4 +52,20 @@ export const HOSTING_PLAN_READ: KindRead<HostingPlansPart, object, object> = {
 /** A hosting plan in the panel's shape, as a snapshot holds it: id, name, its nested objects as read. */
 function planRecord(plan: LiveHostingPlan): JsonObject {
   return { id: plan.id, name: plan.name, ...plan.objects };
+}
+
+/**
+ * GET /hosting-plans/name/<name>, parsed; undefined when absent; a record for another name is a
+ * contract error (names are compared exactly: they are case-sensitive, and may hold spaces).
+ */
+export async function findHostingPlan(
+  panel: Pick<PanelListReader, 'findByName' | 'describe'>,
+  name: string,
+): Promise<LiveHostingPlan | undefined> {
+  const where = panel.describe('GET', `/hosting-plans/name/${encodeURIComponent(name)}`);
+  const found = await panel.findByName('hosting-plans', name);
+  if (found === undefined) return undefined;
+  const record = parseHostingPlanRecord(found, where);
+  if (record.name !== name) throw notAsked(where, `hosting plan ${quote(record.name)} (id ${record.id})`);
+  return record;
 }

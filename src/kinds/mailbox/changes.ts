@@ -3,9 +3,8 @@
  * A mailbox's password is never in a change nor in its request: the secrets code adds the one
  * it made and journaled to the create's body just before it is sent. Pure.
  *
- * `MAILBOX_KIND_NAME` stands for the kind's name until the room is wired into the table of kinds
- * (src/kinds/index.ts KINDS): the changes are `ChangeBase<'mailbox'>` already, and join the
- * `Change` union with the table entry.
+ * `MAILBOX_KIND_NAME` is the kind's name in the table of kinds (src/kinds/index.ts KINDS): the
+ * changes join the `Change` union through the table's entry (./kind.ts).
  */
 import { assertNever } from '../../util.js';
 import { type ChangeBase, type ChangeId, changeId, type NewIds, type PanelRequest } from '../common.js';

@@ -16,23 +16,18 @@ import { mailboxEntry } from './export.js';
 import { MAILBOX_FIELDS } from './fields.js';
 import { MAILBOXES_KEY } from './manifest.js';
 import { exportedQuota } from './quota.js';
+import type { MailboxIndex } from './read.js';
 import type { LiveMailbox } from './record.js';
 import type { MailboxItem } from './section.js';
 
-/** The panel's mailboxes as their export looks them up: by address, by domain (lowercase ASCII). */
-export interface MailboxExportIndex {
-  readonly byAddress: ReadonlyMap<string, LiveMailbox>;
-  readonly byDomain: ReadonlyMap<string, readonly LiveMailbox[]>;
-}
-
 /** The live panel as the mailboxes' export looks it up (export/model.ts LiveModel is one). */
 export interface MailboxExportPanel {
-  readonly index: { indexOf(kind: 'mailbox'): MailboxExportIndex };
+  readonly index: { indexOf(kind: 'mailbox'): Pick<MailboxIndex, 'byAddress' | 'onDomain'> };
 }
 
 /** The domain's mailboxes on the panel, in address order. */
 function domainMailboxes(parent: ExportedParent<unknown>, panel: MailboxExportPanel): LiveMailbox[] {
-  const held = panel.index.indexOf('mailbox').byDomain.get(parent.name) ?? [];
+  const held = panel.index.indexOf('mailbox').onDomain(parent.name);
   return [...held].sort((a, b) => addressOrder(a.address, b.address));
 }
 

@@ -22,14 +22,7 @@ import { diffMailbox, pruneMailboxes } from './diff-rule.js';
 import type { MailboxField } from './fields.js';
 import { type ListedMailbox, MAILBOXES_KEY, mailboxItems, type MailboxSeen, mailboxSeen } from './manifest.js';
 import { freeBeforeTake } from './order.js';
-import type { LiveMailbox } from './record.js';
-
-/** The panel's mailboxes as the diff looks them up: by address, by domain, by id. */
-export interface MailboxIndex {
-  readonly byAddress: ReadonlyMap<string, LiveMailbox>;
-  readonly byDomain: ReadonlyMap<string, readonly LiveMailbox[]>;
-  readonly byId: ReadonlyMap<number, LiveMailbox>;
-}
+import { indexMailboxes, type MailboxesPart, type MailboxIndex } from './read.js';
 
 /**
  * A mailbox listed under a domain the panel has under another client: nothing is planned of it.
@@ -64,6 +57,16 @@ export interface MailboxUnknown {
   readonly field: MailboxField;
 }
 
+/** Whether a plan's unknown is a mailbox's. */
+export function isMailboxUnknown(u: object): u is MailboxUnknown {
+  return typeof (u as { mailbox?: unknown }).mailbox === 'string';
+}
+
+/** An unknown for people: the field is never compared nor changed. */
+export function mailboxUnknownLine(u: MailboxUnknown): string {
+  return `mailbox ${quote(u.mailbox)}: the panel's record shows no ${u.field}: not compared, not changed`;
+}
+
 /** The mailboxes of a domain item as the manifest stage holds them. */
 export type MailboxItem = ListedMailbox<SectionPlace>;
 
@@ -92,21 +95,6 @@ export function addressKeepPattern(pattern: string): { problem: string } | { kee
   return { keep: pattern };
 }
 
-function indexMailboxes(part: readonly LiveMailbox[]): MailboxIndex {
-  const byAddress = new Map<string, LiveMailbox>();
-  const byDomain = new Map<string, LiveMailbox[]>();
-  const byId = new Map<number, LiveMailbox>();
-  for (const mailbox of part) {
-    byAddress.set(mailbox.address, mailbox);
-    byId.set(mailbox.id, mailbox);
-    const domain = mailbox.address.slice(mailbox.address.lastIndexOf('@') + 1);
-    const list = byDomain.get(domain);
-    if (list === undefined) byDomain.set(domain, [mailbox]);
-    else list.push(mailbox);
-  }
-  return { byAddress, byDomain, byId };
-}
-
 function diffMailboxes(wanted: readonly MailboxItem[], index: MailboxIndex, view: SectionParentView): Diff {
   const { otherOwner } = view;
   if (otherOwner !== undefined)
@@ -133,7 +121,7 @@ export const MAILBOX_SECTION: KindSection<
   'domain',
   MailboxItem,
   MailboxSeen<SectionPlace>,
-  readonly LiveMailbox[],
+  MailboxesPart,
   MailboxIndex,
   MailboxChange,
   MailboxConflict,
@@ -162,7 +150,7 @@ export const MAILBOX_SECTION: KindSection<
     if (!view.prune || view.clientId === null) return NO_SECTION_DIFF;
     const live = view.liveDomains
       .filter((domain) => !view.domainDeleted(domain))
-      .flatMap((domain) => index.byDomain.get(domain) ?? []);
+      .flatMap((domain) => index.onDomain(domain));
     const listed = new Set((wanted ?? []).map((m) => m.address));
     return { ...NO_SECTION_DIFF, changes: pruneMailboxes(live, listed, addressKeepMatcher(view.keep), view.client) };
   },
@@ -178,6 +166,13 @@ export const MAILBOX_SECTION: KindSection<
                 `(${ordered.circular.join(', ')}): apply them in two runs, one that frees the addresses first`,
             ],
     };
+  },
+  conflicts: {
+    is: isMailboxConflict,
+    at: (c) => ({ client: c.client, name: c.mailbox }),
+    nameOf: (item) => (item as MailboxItem).address,
+    summary: (n) => `${plural(n, 'mailbox')} of the manifest stand${n === 1 ? 's' : ''} on a domain of another client`,
+    hint: "move the domain under its owner in the manifest, or the mailbox under the domain's owner",
   },
   asks: { mailboxes: true },
 };

@@ -1,7 +1,7 @@
 /**
  * The simulator's module of databases: /databases, the `databases` of the seed's clients, and
  * their life with their client (kinds/database-records.ts has the record and the name rules).
- * src/kinds has no room for the kind yet (kind.ts SIM_ONLY_KINDS).
+ *
  *
  * Where the API's description is silent (docs/panel-api.md, "The simulator"), the simulator
  * chooses:

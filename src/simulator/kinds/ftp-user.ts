@@ -1,7 +1,7 @@
 /**
  * The simulator's module of FTP users: /ftp-users, the `ftp_users` of the seed's clients, and
  * their life with their client (kinds/ftp-user-records.ts has the record and the name rule).
- * src/kinds has no room for the kind yet (kind.ts SIM_ONLY_KINDS).
+ *
  *
  * Where the API's description is silent (docs/panel-api.md, "The simulator"), the simulator
  * chooses:

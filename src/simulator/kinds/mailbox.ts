@@ -1,7 +1,7 @@
 /**
  * The simulator's module of mailboxes: /emails (kinds/mailbox-requests.ts has the rules of POST
  * and PUT, kinds/mailbox-records.ts the record), the `mailboxes` of the seed's domains, and
- * their life with their domain. src/kinds has no room for the kind yet (kind.ts SIM_ONLY_KINDS).
+ * their life with their domain.
  *
  * Where the API's description is silent (docs/panel-api.md, "The simulator"), the simulator
  * chooses:

@@ -57,7 +57,10 @@ describe('the database section', () => {
       CONTEXT,
       DATABASE_SECTION.seen(),
     );
-    const index = DATABASE_SECTION.index([live(1, 'alice_old'), live(2, 'bobs', { idUser: 4 })]);
+    const index = DATABASE_SECTION.index({
+      read: true,
+      records: [live(1, 'alice_old'), live(2, 'bobs', { idUser: 4 })],
+    });
     const answer = DATABASE_SECTION.diff(items, index, PARENT);
     expect(answer.changes.map((c) => `${c.action} ${c.name}`)).toEqual(['create alice_wp', 'delete alice_old']);
     expect(answer.conflicts).toEqual([{ database: 'bobs', client: 'alice', reason: 'owner', owner: 'bob' }]);
@@ -65,7 +68,10 @@ describe('the database section', () => {
 
   it('never deletes an unlisted database: a note counts them, when the client lists its databases', () => {
     const { items } = DATABASE_SECTION.items([{ name: 'alice_wp' }], CONTEXT, DATABASE_SECTION.seen());
-    const index = DATABASE_SECTION.index([live(1, 'alice_wp'), live(2, 'alice_x'), live(3, 'bob_x', { idUser: 4 })]);
+    const index = DATABASE_SECTION.index({
+      read: true,
+      records: [live(1, 'alice_wp'), live(2, 'alice_x'), live(3, 'bob_x', { idUser: 4 })],
+    });
     const view = { client: 'alice', clientId: 3, liveDomains: [], domainDeleted: () => false, prune: true, keep: [] };
     const answer = DATABASE_SECTION.unlisted(items, index, view);
     expect(answer.changes).toEqual([]);

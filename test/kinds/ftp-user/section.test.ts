@@ -46,19 +46,21 @@ describe('the FTP user section', () => {
       FTP_USER_SECTION.seen(),
     );
     expect(problems).toEqual([]);
-    const answer = FTP_USER_SECTION.diff(items, FTP_USER_SECTION.index([live(7, 'taken', 4)]), PARENT);
+    const answer = FTP_USER_SECTION.diff(
+      items,
+      FTP_USER_SECTION.index({ read: true, records: [live(7, 'taken', 4)] }),
+      PARENT,
+    );
     expect(answer.changes.map((c) => `${c.action} ${c.name}`)).toEqual(['create alice_deploy']);
     expect(answer.conflicts).toEqual([{ ftp_user: 'taken', client: 'alice', owner: 'bob' }]);
   });
 
   it("prunes a listed client's unlisted FTP users, never a keep match nor another client's", () => {
     const { items } = FTP_USER_SECTION.items([{ name: 'alice_deploy' }], CONTEXT, FTP_USER_SECTION.seen());
-    const index = FTP_USER_SECTION.index([
-      live(1, 'alice_deploy'),
-      live(2, 'alice_old'),
-      live(3, 'alice_ci'),
-      live(4, 'bob_old', 4),
-    ]);
+    const index = FTP_USER_SECTION.index({
+      read: true,
+      records: [live(1, 'alice_deploy'), live(2, 'alice_old'), live(3, 'alice_ci'), live(4, 'bob_old', 4)],
+    });
     const view = {
       client: 'alice',
       clientId: 3,

@@ -26,7 +26,7 @@ const fragment = (room: string, file = 'schema.json'): Record<string, Record<str
     Record<string, unknown>
   >;
 
-const mine = fragment('mailbox', 'schema.pending.json');
+const mine = fragment('mailbox');
 const valid = new Ajv2020({ strict: false }).compile({
   $defs: {
     ...fragment('client')['plan.defs'],

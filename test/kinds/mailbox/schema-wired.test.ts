@@ -1,7 +1,8 @@
 /**
- * The mailbox room's pending schema fragment composed with the real skeletons and the other
- * kinds' fragments, as it will be once the room is in the table of kinds: every piece finds its
- * slot, and the composed manifest and plan schemas take mailboxes and their changes.
+ * The mailbox room's schema: its fragment (schema.json) is composed into the published plan,
+ * apply-result and snapshot schemas; its manifest part waits in schema.manifest.pending.json
+ * until the manifest reads mailboxes (the published manifest schema refuses them meanwhile), and
+ * composes with the real skeletons and the other kinds' fragments as it will then.
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -10,7 +11,9 @@ import { describe, expect, it } from 'vitest';
 import { composeSchemas, type Fragment, readFragments } from '../../../scripts/compose-schemas.js';
 import { createMailbox, mailboxRequest, mailboxToJson } from '../../../src/kinds/mailbox/index.js';
 
-const FILE = fileURLToPath(new URL('../../../src/kinds/mailbox/schema.pending.json', import.meta.url));
+const FILE = fileURLToPath(new URL('../../../src/kinds/mailbox/schema.manifest.pending.json', import.meta.url));
+const published = (document: string): object =>
+  JSON.parse(readFileSync(new URL(`../../../schemas/${document}.schema.json`, import.meta.url), 'utf8')) as object;
 
 function composed(): Map<string, unknown> {
   const { kind, ...pieces } = JSON.parse(readFileSync(FILE, 'utf8')) as { kind: string } & Record<string, never>;
@@ -19,7 +22,7 @@ function composed(): Map<string, unknown> {
   return new Map([...texts].map(([document, text]) => [document, JSON.parse(text) as unknown]));
 }
 
-describe("the mailbox room's pending schema fragment, composed", () => {
+describe("the mailbox room's schema fragment, composed", () => {
   const schemas = composed();
   const ajv = new Ajv2020({ strict: false, allErrors: true });
 
@@ -47,10 +50,12 @@ describe("the mailbox room's pending schema fragment, composed", () => {
     const bad = structuredClone(manifest);
     (bad.clients[0]!.domains[0]!.mailboxes[0] as Record<string, unknown>).password = 'secret';
     expect(valid(bad)).toBe(false);
+    // Published without it: nothing reads a manifest's mailboxes yet.
+    expect(new Ajv2020({ strict: false }).compile(published('manifest'))(manifest)).toBe(false);
   });
 
-  it("gives the plan a mailbox's changes", () => {
-    const plan = schemas.get('plan') as { $defs: Record<string, unknown> };
+  it.each(['composed', 'published'])("gives the plan a mailbox's changes (%s)", (which) => {
+    const plan = (which === 'composed' ? schemas.get('plan') : published('plan')) as { $defs: Record<string, unknown> };
     const valid = ajv.compile({ $defs: plan.$defs, $ref: '#/$defs/change' });
     const change = createMailbox(
       'info@alice.example',
@@ -70,5 +75,13 @@ describe("the mailbox room's pending schema fragment, composed", () => {
     };
     expect(valid(item), JSON.stringify(valid.errors)).toBe(true);
     expect(valid({ ...item, type: 'mailboxes' })).toBe(false);
+  });
+
+  it('gives the snapshot the mailboxes, when read', () => {
+    const items = (published('snapshot') as { properties: { mailboxes: { items: object } } }).properties.mailboxes
+      .items;
+    const item = ajv.compile(items);
+    expect(item({ id: 4, id_user: 3, email: 'info@alice.example', max_size: 0, aliases: [] })).toBe(true);
+    expect(item({ id: 4 })).toBe(false);
   });
 });

@@ -103,7 +103,10 @@ describe('the mailbox section', () => {
       context('alice.example'),
       MAILBOX_SECTION.seen(),
     );
-    const index = MAILBOX_SECTION.index([live(1, 'info@alice.example', { maxSize: 0 }), live(2, 'old@alice.example')]);
+    const index = MAILBOX_SECTION.index({
+      read: true,
+      records: [live(1, 'info@alice.example', { maxSize: 0 }), live(2, 'old@alice.example')],
+    });
     const answer = MAILBOX_SECTION.diff(items, index, PARENT);
     expect(answer.changes.map((c) => `${c.action} ${c.name}`)).toEqual([
       'update info@alice.example',
@@ -113,7 +116,7 @@ describe('the mailbox section', () => {
     expect(answer.conflicts).toEqual([]);
     const unread = MAILBOX_SECTION.diff(
       items,
-      MAILBOX_SECTION.index([live(1, 'info@alice.example', { maxSize: undefined })]),
+      MAILBOX_SECTION.index({ read: true, records: [live(1, 'info@alice.example', { maxSize: undefined })] }),
       PARENT,
     );
     expect(unread.unknowns).toEqual([{ client: 'alice', mailbox: 'info@alice.example', field: 'quota' }]);
@@ -125,11 +128,15 @@ describe('the mailbox section', () => {
       context('bob.example'),
       MAILBOX_SECTION.seen(),
     );
-    const answer = MAILBOX_SECTION.diff(items, MAILBOX_SECTION.index([live(9, 'old@bob.example')]), {
-      ...PARENT,
-      domain: 'bob.example',
-      otherOwner: 'bob',
-    });
+    const answer = MAILBOX_SECTION.diff(
+      items,
+      MAILBOX_SECTION.index({ read: true, records: [live(9, 'old@bob.example')] }),
+      {
+        ...PARENT,
+        domain: 'bob.example',
+        otherOwner: 'bob',
+      },
+    );
     expect(answer.changes).toEqual([]);
     expect(answer.conflicts).toEqual([
       { mailbox: 'info@bob.example', client: 'alice', owner: 'bob' },
@@ -138,13 +145,16 @@ describe('the mailbox section', () => {
   });
 
   it("prunes a listed client's unlisted mailboxes on its domains that stay, never a keep match, only with prune", () => {
-    const index = MAILBOX_SECTION.index([
-      live(1, 'info@alice.example'),
-      live(2, 'stale@alice.example'),
-      live(3, 'postmaster@alice.example'),
-      live(4, 'x@gone.example'),
-      live(5, 'y@bob.example', { idUser: 4 }),
-    ]);
+    const index = MAILBOX_SECTION.index({
+      read: true,
+      records: [
+        live(1, 'info@alice.example'),
+        live(2, 'stale@alice.example'),
+        live(3, 'postmaster@alice.example'),
+        live(4, 'x@gone.example'),
+        live(5, 'y@bob.example', { idUser: 4 }),
+      ],
+    });
     const view: SectionClientView = {
       client: 'alice',
       clientId: 3,
@@ -164,7 +174,7 @@ describe('the mailbox section', () => {
   it('orders what frees an address before what takes it', () => {
     const seen = MAILBOX_SECTION.seen();
     const { items } = MAILBOX_SECTION.items([{ name: 'new', aliases: ['hello'] }], context('alice.example'), seen);
-    const index = MAILBOX_SECTION.index([live(1, 'hello@alice.example')]);
+    const index = MAILBOX_SECTION.index({ read: true, records: [live(1, 'hello@alice.example')] });
     const planned = MAILBOX_SECTION.diff(items, index, PARENT).changes;
     const pruned = MAILBOX_SECTION.unlisted(items, index, {
       client: 'alice',

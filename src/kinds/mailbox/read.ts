@@ -1,0 +1,154 @@
+/**
+ * The mailboxes' list read (Kind.read): `GET /emails`, only when the run's ask asks for them (a
+ * panel read for a manifest without mailboxes sends no request more); ids and addresses unique;
+ * indexed by address and by domain; the secrets code's look-ups of a mailbox (by its address, by
+ * id); the mailboxes' part of a snapshot. Pure: the panel comes in through PanelListReader (../read.ts).
+ */
+import { quote } from '../../escape.js';
+import type { JsonObject } from '../../util.js';
+import { ID_HINT, type KindRead, notAsked, type PanelListReader, unique } from '../read.js';
+import { addressOf, domainOf } from './address.js';
+import { MAILBOXES_PATH, type LiveMailbox, parseMailboxRecord } from './record.js';
+
+/**
+ * The mailboxes as one read of the panel holds them (Live, src/kinds/index.ts): `read` false when
+ * the run did not ask for them (no GET /emails: `records` is empty and says nothing of the panel),
+ * true when `records` is every mailbox the panel lists.
+ */
+export interface MailboxesPart {
+  readonly read: boolean;
+  readonly records: readonly LiveMailbox[];
+}
+
+/**
+ * What the mailboxes' read takes of the run's ask. One flag, for now: whether the run reads the
+ * panel's mailboxes (a manifest with mailboxes, prune naming them, export writing them, a delete
+ * that takes them). Kept minimal so that the run's ask per kind, when it comes, renames it.
+ */
+export interface MailboxesAsk {
+  /** true: GET /emails is read. Absent or false: not (the part is `read: false`). */
+  readonly mailboxes?: boolean | undefined;
+}
+
+/** The mailboxes' index (KindRead.index): by address (comparison form) and id, and each domain's and client's, in the panel's order. */
+export interface MailboxIndex {
+  readonly read: boolean;
+  readonly byAddress: ReadonlyMap<string, LiveMailbox>;
+  readonly byId: ReadonlyMap<number, LiveMailbox>;
+  /** The mailboxes on a domain (lowercase ASCII); [] for none. */
+  onDomain(domain: string): readonly LiveMailbox[];
+  /** The mailboxes whose record names client `id` as their owner (`id_user`); [] for none. */
+  ofClient(id: number): readonly LiveMailbox[];
+}
+
+/** The part of a run that did not read the mailboxes. */
+const NOT_READ: MailboxesPart = { read: false, records: [] };
+
+/** The key of the mailboxes in a snapshot's document. */
+const SNAPSHOT_KEY = 'mailboxes';
+
+export const MAILBOX_READ: KindRead<MailboxesPart, MailboxesAsk, object, MailboxIndex> = {
+  after: [],
+  needed: (ask) => ask.mailboxes === true,
+  empty: NOT_READ,
+  list: async (panel) => ({ read: true, records: await panel.list(MAILBOXES_PATH, parseMailboxRecord) }),
+  check: (part, panel) => {
+    const where = panel.describe('GET', MAILBOXES_PATH);
+    unique(part.records, (m) => m.id, where, 'id');
+    unique(part.records, (m) => m.address, where, 'email');
+    return Promise.resolve();
+  },
+  index: indexMailboxes,
+  snapshot: {
+    // Written only when read: a snapshot without the key was taken without mailboxes.
+    write: (part) => (part.read ? { [SNAPSHOT_KEY]: part.records.map(mailboxRecord) } : {}),
+    read: (reading) => {
+      if (reading.value(SNAPSHOT_KEY) === undefined) return NOT_READ;
+      const records = reading
+        .list(SNAPSHOT_KEY)
+        .map((r, i) => parseMailboxRecord(r, `${reading.at(SNAPSHOT_KEY)}[${i}]`));
+      return { read: true, records };
+    },
+  },
+  lookUps: {
+    // A run that did not read them holds none whole: none of their passwords is judged gone.
+    inPart: (part) => (part.read ? part.records.map((m) => ({ name: m.address, id: m.id })) : undefined),
+    find: findMailbox,
+    findById: findMailboxById,
+  },
+};
+
+/** The index of a part (MailboxIndex). */
+export function indexMailboxes(part: MailboxesPart): MailboxIndex {
+  const byAddress = new Map<string, LiveMailbox>();
+  const byId = new Map<number, LiveMailbox>();
+  const byDomain = new Map<string, LiveMailbox[]>();
+  const byClient = new Map<number, LiveMailbox[]>();
+  const add = <K>(map: Map<K, LiveMailbox[]>, key: K, m: LiveMailbox): void => {
+    const list = map.get(key);
+    if (list === undefined) map.set(key, [m]);
+    else list.push(m);
+  };
+  for (const m of part.records) {
+    byAddress.set(m.address, m);
+    byId.set(m.id, m);
+    add(byDomain, domainOf(m.address), m);
+    if (m.idUser !== undefined) add(byClient, m.idUser, m);
+  }
+  return {
+    read: part.read,
+    byAddress,
+    byId,
+    onDomain: (domain) => byDomain.get(domain) ?? [],
+    ofClient: (id) => byClient.get(id) ?? [],
+  };
+}
+
+/**
+ * The mailbox whose address is `address` (any spelling), from GET /emails: the panel has no look-up
+ * by address (docs/panel-api.md), so the list is read whole; undefined when it has none.
+ */
+export async function findMailbox(
+  panel: Pick<PanelListReader, 'list'>,
+  address: string,
+): Promise<LiveMailbox | undefined> {
+  const wanted = addressOf(address);
+  const records = await panel.list(MAILBOXES_PATH, parseMailboxRecord);
+  return records.find((m) => m.address === wanted);
+}
+
+/** GET /emails/{id}, parsed; undefined on 404 (deleted meanwhile). A record with another id is a contract error. */
+export async function findMailboxById(
+  panel: Pick<PanelListReader, 'get' | 'describe' | 'statusOf'>,
+  id: number,
+): Promise<LiveMailbox | undefined> {
+  const path = `${MAILBOXES_PATH}/${id}`;
+  let found: unknown;
+  try {
+    found = await panel.get(path);
+  } catch (err) {
+    if (panel.statusOf(err) === 404) return undefined;
+    throw err;
+  }
+  const where = panel.describe('GET', path);
+  const record = parseMailboxRecord(found, where);
+  if (record.id !== id) throw notAsked(where, `mailbox ${quote(record.address)} (id ${record.id})`, ID_HINT);
+  return record;
+}
+
+/** A mailbox in the panel's shape, as a snapshot holds it (the parser reads it back): never a password. */
+function mailboxRecord(m: LiveMailbox): JsonObject {
+  return {
+    id: m.id,
+    ...(m.idUser === undefined ? {} : { id_user: m.idUser }),
+    email: m.address,
+    // Its Unicode form only when it names the same address (the parser checks that they agree).
+    ...(m.unicode !== m.address && addressOf(m.unicode) === m.address ? { email_utf8: m.unicode } : {}),
+    ...(m.description === undefined ? {} : { description: m.description }),
+    ...(m.maxSize === undefined ? {} : { max_size: m.maxSize }),
+    ...(m.catchAll === undefined ? {} : { catch_all: m.catchAll }),
+    ...(m.storeForwardedEmails === undefined ? {} : { store_forwarded_emails: m.storeForwardedEmails }),
+    ...(m.aliases === undefined ? {} : { aliases: [...m.aliases] }),
+    ...(m.forwardings === undefined ? {} : { forwardings: [...m.forwardings] }),
+  };
+}
