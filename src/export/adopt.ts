@@ -32,7 +32,7 @@
  *   `dropMissing`; `state: absent` entries stay as written either way. A domain listed under one
  *   client that the panel has under another stays (plan reports the conflict), with a warning.
  * - The lists of the kinds under a listed client item or domain item the panel has under it
- *   (Kind.export.list: a domain's `mailboxes`, a client's `databases`): each listed item's keys
+ *   (Kind.export.list, under a domain item or a client item): each listed item's keys
  *   that differ get the panel's value, as export writes it; the panel's things the manifest lists
  *   nowhere are added at the end only with the kind's `--with` word (or its prune key true);
  *   listed items the panel lacks stay, unless `dropMissing`.

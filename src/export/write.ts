@@ -148,7 +148,7 @@ const STYLE = {
 /**
  * The kinds' styles: a mapping or a list under a `flowValues` key in flow style, on one line as
  * the manifest's documentation writes it (a domain's `hsts: {max_age: 31536000, …}`, a
- * mailbox's `aliases: [hello, sales]`); each mapping
+ * list of addresses `[hello, sales]`); each mapping
  * item of a list under a `flowItems` key so (a `dns` block's `- {host: "@", type: A, …}`); a
  * string under a `quoted` key double-quoted (a plan's `memory_limit: "512M"`). No other mapping
  * of a manifest has those keys.
