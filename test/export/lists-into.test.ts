@@ -96,3 +96,29 @@ describe('provision export --into: the lists under client and domain items', () 
     expect(text).not.toContain('gone');
   });
 });
+
+describe("provision export --into: a prune key claims the panel's things", () => {
+  it('prune.mailboxes: true adds the unlisted mailboxes of listed domains without the word; plan shows no changes', async () => {
+    const manifest = `version: 1
+prune:
+  mailboxes: true
+clients:
+  - username: alice
+    domains: [alice.net, {name: alice.example, mailboxes: [{name: info}]}]
+  - username: bob
+    domains: [bob.example]
+`;
+    const w = await workspace(manifest, { seed: SEED });
+    const r = await run(['export', '--into', w.file], w.env);
+    expect(r.code, r.stderr).toBe(0);
+    const text = await readFile(w.file, 'utf8');
+    expect(text).toContain(
+      '{name: alice.example, mailboxes: [{name: info}, {name: catch, quota: 0, catch_all: true}]}',
+    );
+    expect(text).toContain('{name: alice.net, mailboxes: [{name: team, quota: 500 MiB}]}');
+    expect(text).not.toMatch(/databases|ftp_users/);
+    const plan = await run(['plan', w.file, '--detailed-exitcode'], w.env);
+    expect(plan.stdout).toContain('No changes');
+    expect(plan.code, plan.stdout + plan.stderr).toBe(0);
+  });
+});
