@@ -38,7 +38,9 @@ export type ExportWith = string;
 
 /** The `--with` words of the kinds' lists under an item, each with what it writes (Kind.export.header), for export's help. */
 export const EXPORT_WITH_HELP: readonly string[] = EXPORTS.flatMap(({ export: part }) =>
-  part.list !== undefined && part.with !== undefined ? [`${part.with}: ${part.header ?? part.list.key}`] : [],
+  part.list !== undefined && part.with !== undefined
+    ? [`--with ${part.with}: ${part.header?.replace(/^[^:]*: /, `${part.list.key}, `) ?? part.list.key}`]
+    : [],
 );
 
 export type { RunAsk };
