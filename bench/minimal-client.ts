@@ -3,12 +3,15 @@
  * `request` through one Agent with as many connections as workers, `workers` loops each taking
  * the next unit of work: for a create, the client's POST /clients, then its domain's and its
  * subdomain's POST /domains (the subdomain after its parent, as the panel needs); for a
- * lifecycle run, one PUT or DELETE. No manifest, no planning, no secrets file, no output but
- * one JSON line. One GET first (the hosting plan's id, or the clients' ids), as apply reads too.
+ * lifecycle run, one PUT or DELETE; for mailboxes, one POST /emails (with a password of
+ * apply's length, made here as apply makes its own). No manifest, no planning, no secrets file,
+ * no output but one JSON line. One GET first (the hosting plan's id, or the clients' ids), as
+ * apply reads too.
  *
  * In-process: `await runMinimal(job)`. As its own process (bench/run.ts transpiles this file to
  * plain JavaScript, so no TypeScript loader counts): `node minimal-client.mjs '<job JSON>'`.
  */
+import { randomInt } from 'node:crypto';
 import { Agent, request } from 'undici';
 
 export interface MinimalJob {
@@ -19,6 +22,11 @@ export interface MinimalJob {
   readonly create?: { readonly clients: number };
   /** Set a new email on these usernames (PUT), then delete those (DELETE /clients/{id}). */
   readonly lifecycle?: { readonly update: readonly string[]; readonly remove: readonly string[] };
+  /**
+   * Create `perClient` mailboxes on each of clients c000001.. (existing, with their domain
+   * `c<i>.example`): `m1@c<i>.example`.. (bench/mailboxes.ts's names), one POST /emails each.
+   */
+  readonly mailboxes?: { readonly clients: number; readonly perClient: number };
 }
 
 export interface MinimalResult {
@@ -27,6 +35,10 @@ export interface MinimalResult {
 }
 
 const name = (i: number): string => `c${i.toString().padStart(6, '0')}`;
+
+const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+/** 24 letters and digits from the CSPRNG: src/secrets/password.ts's length and alphabet. */
+const password = (): string => Array.from({ length: 24 }, () => ALPHABET.charAt(randomInt(ALPHABET.length))).join('');
 
 export async function runMinimal(job: MinimalJob): Promise<MinimalResult> {
   const started = performance.now();
@@ -79,6 +91,22 @@ export async function runMinimal(job: MinimalJob): Promise<MinimalResult> {
       units.push(async () => {
         await call('DELETE', `/clients/${String(ids.get(username))}`);
       });
+    }
+  }
+  if (job.mailboxes !== undefined) {
+    const clients = (await call('GET', '/clients')) as { id: number; username: string }[];
+    const ids = new Map(clients.map((c) => [c.username, c.id]));
+    for (let i = 1; i <= job.mailboxes.clients; i++) {
+      const username = name(i);
+      for (let k = 1; k <= job.mailboxes.perClient; k++) {
+        units.push(async () => {
+          await call('POST', '/emails', {
+            id_user: ids.get(username),
+            email: `m${k}@${username}.example`,
+            password: password(),
+          });
+        });
+      }
     }
   }
   let next = 0;

@@ -2,7 +2,7 @@
  * `npm run bench [-- --quick] [-- --json] [-- <section>...]`: the engine's figures, each a
  * ratio to a yardstick measured in the same run (the machine is shared and noisy: paired runs,
  * medians). Sections (all by default): apply, inprocess, lifecycle, startup, memory, export,
- * scale, state, dns, parts, zones, manifest. Everything runs on loopback; the simulator runs in its own process
+ * scale, state, dns, parts, zones, manifest, mailboxes. Everything runs on loopback; the simulator runs in its own process
  * (bench/sim-server.ts). See docs/benchmarks.md for what each figure means and what limits it.
  */
 import { existsSync } from 'node:fs';
@@ -14,6 +14,7 @@ import { measureBig } from './big.js';
 import { measureDns } from './dns.js';
 import { count } from './fixtures.js';
 import { BIN, type Figure, LATENCY_MS, log, mb, median, ms } from './lib.js';
+import { measureMailboxes } from './mailboxes.js';
 import { measureManifestMemory } from './manifest-memory.js';
 import { measureParts } from './parts.js';
 import { measurePlanScale, measureValidateScale, type PlanScale, type ValidateScale } from './scale.js';
@@ -34,6 +35,7 @@ const SECTIONS = [
   'parts',
   'zones',
   'manifest',
+  'mailboxes',
 ] as const;
 type Section = (typeof SECTIONS)[number];
 
@@ -65,6 +67,7 @@ const MODE = QUICK
       parts: { validate: 10_000, growth: 100_000, plan: 1_000, scoped: 10_000, runs: 3 },
       zones: 3,
       manifest: { clients: 5_000, runs: 1 },
+      mailboxes: { plan: { clients: 1_000, perClient: 5, runs: 3 }, apply: { clients: 200, perClient: 5, runs: 2 } },
     }
   : {
       apply: [
@@ -82,6 +85,7 @@ const MODE = QUICK
       parts: { validate: 10_000, growth: 100_000, plan: 1_000, scoped: 10_000, runs: 7 },
       zones: 7,
       manifest: { clients: 20_000, runs: 3 },
+      mailboxes: { plan: { clients: 1_000, perClient: 5, runs: 7 }, apply: { clients: 200, perClient: 5, runs: 5 } },
     };
 
 const x = (n: number): string => (Number.isNaN(n) ? 'n/a' : `${n.toFixed(2)}x`);
@@ -218,6 +222,10 @@ async function runAll(): Promise<void> {
     if (chosen.has('manifest')) {
       log('memory per byte of manifest read, each path and command (whole processes)');
       figures.push(...(await measureManifestMemory(MODE.manifest.clients, MODE.manifest.runs, dir)));
+    }
+    if (chosen.has('mailboxes')) {
+      log('mailboxes: a converged plan with them beside one without; apply creating them beside the minimal client');
+      figures.push(...(await measureMailboxes(MODE.mailboxes, dir)));
     }
     const totalSeconds = Math.round((performance.now() - started) / 1000);
     if (JSON_OUT) {

@@ -5,14 +5,21 @@
  * JSON line (requests so far, by method; its own CPU time; when the writes arrived); stops
  * when stdin closes.
  */
+import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { startSimulator } from '../src/simulator/index.js';
+import { type SimulatorSeed, startSimulator } from '../src/simulator/index.js';
 import { BENCH_KEY, seedFor, type Size } from './fixtures.js';
 
 export interface SimServerConfig extends Size {
   readonly latencyMs: number;
   /** Keep the state in this file (`--state`); default: none. */
   readonly statePath?: string;
+  /**
+   * Seed from this JSON file (a `SimulatorSeed`) instead of `seedFor` of the size: for a seed
+   * with more than fixtures.ts makes (a file, as a seed of thousands of items is too long for
+   * an argument).
+   */
+  readonly seedPath?: string;
 }
 
 export interface SimStats {
@@ -47,7 +54,10 @@ let zoneSpans: [number, number][] = [];
 const latencyMs = config.latencyMs;
 const sim = await startSimulator({
   apiKey: BENCH_KEY,
-  seed: seedFor(config),
+  seed:
+    config.seedPath === undefined
+      ? seedFor(config)
+      : (JSON.parse(readFileSync(config.seedPath, 'utf8')) as SimulatorSeed),
   latencyMs,
   ...(config.statePath === undefined ? {} : { statePath: config.statePath }),
   intercept: (req) => {

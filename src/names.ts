@@ -28,6 +28,19 @@ const ADDRESS = 'is an IP address or a number, not a domain name: write a name l
  * the ASCII result, so no spelling that maps to a refused name gets through.
  */
 export function normalizeDomain(input: string): { name: string } | { problem: string } {
+  // The same name comes many times in a row (the items listed under one domain, a record's name and
+  // its `_utf8` twin): the last answer is kept, and handed out as a copy.
+  if (input !== lastDomain.input) lastDomain = { input, answer: readDomain(input) };
+  return { ...lastDomain.answer };
+}
+
+/** The last name normalizeDomain read, and its answer. */
+let lastDomain: { input: string | undefined; answer: { name: string } | { problem: string } } = {
+  input: undefined,
+  answer: { problem: '' },
+};
+
+function readDomain(input: string): { name: string } | { problem: string } {
   const trimmed = input.trim();
   if (trimmed === '') return { problem: 'is empty' };
   if (trimmed !== input) return { problem: 'has spaces around it' };

@@ -109,6 +109,17 @@ function addressList(r: Record<string, unknown>, key: string, domain: string, wh
   });
 }
 
+/** Each list field's spellings with their `_utf8` twins (`aliases`, `aliases_utf8`), made once, not per record. */
+const TWINS: ReadonlyMap<readonly string[], readonly string[]> = new Map(
+  [MAILBOX_SPELLINGS.aliases, MAILBOX_SPELLINGS.forwardings].map((keys) => [
+    keys,
+    keys.flatMap((k) => [k, `${k}_utf8`]),
+  ]),
+);
+
+/** An empty list read (most mailboxes have no aliases nor forwardings): one, shared, never changed. */
+const NONE: readonly string[] = Object.freeze([]);
+
 /**
  * A list field with its `_utf8` twin (`aliases`, `aliases_utf8`): read from each the record
  * carries, in comparison form; the two must hold the same addresses.
@@ -120,10 +131,10 @@ function twinLists(
   where: string,
 ): readonly string[] | undefined {
   let found: { key: string; list: readonly string[] } | undefined;
-  for (const key of keys.flatMap((k) => [k, `${k}_utf8`])) {
+  for (const key of TWINS.get(keys) ?? []) {
     const list = addressList(r, key, domain, where);
     if (list === undefined) continue;
-    const set = addressSet(list);
+    const set = list.length === 0 ? NONE : addressSet(list);
     if (found === undefined) found = { key, list: set };
     else if (found.list.length !== set.length || found.list.some((a, i) => a !== set[i]))
       throw contract(where, `"${found.key}" and "${key}" hold different addresses`);
@@ -131,14 +142,16 @@ function twinLists(
   return found?.list;
 }
 
+/** The address's spellings, then their `_utf8` twins. */
+const ADDRESS_KEYS: readonly string[] = [...MAILBOX_SPELLINGS.address, ...MAILBOX_SPELLINGS.unicode];
+
 /**
  * The address (lowercase ASCII) and its Unicode form, from the record's address fields and their
  * `_utf8` twins: at least one, and all naming the same address.
  */
 function readAddress(r: Record<string, unknown>, where: string): { address: string; unicode: string } {
-  const keys = [...MAILBOX_SPELLINGS.address, ...MAILBOX_SPELLINGS.unicode];
   let found: { key: string; address: string } | undefined;
-  for (const key of keys) {
+  for (const key of ADDRESS_KEYS) {
     const value = r[key];
     if (value === undefined || value === null) continue;
     if (typeof value !== 'string' || value.trim() === '')
