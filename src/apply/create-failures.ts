@@ -87,6 +87,25 @@ export function notSent(err: unknown, request: string, label: string): Provision
   );
 }
 
+/**
+ * A POST whose answer was lost, of a thing the panel may name itself (KindSecret.panelNaming):
+ * not found by the name sent, yet it may exist under a name of the panel's, so it is not sent
+ * again (a repeat could make a second one); `left` says what stays open.
+ */
+export function notRepeated(err: unknown, request: string, label: string, left: string): ProvisionError {
+  return new ProvisionError(
+    err instanceof ProvisionError ? err.code : 'panel_unreachable',
+    `${messageOf(err)} (${label} was not found by name, but the panel may have created it under a name ` +
+      `of its own: ${request} not sent again; ${left})`,
+    {
+      hint:
+        "look in the panel for a new one of the client's under another name: if there is one, delete it, or list " +
+        'it under that name and give it a new password with secrets reset; then run apply again',
+      cause: err,
+    },
+  );
+}
+
 export function gaveUp(err: unknown, request: string, label: string, posts: number): ProvisionError {
   return new ProvisionError(
     err instanceof ProvisionError ? err.code : 'panel_unreachable',

@@ -82,6 +82,8 @@ export interface SecretContext {
     find: () => Promise<FoundSecret | undefined>,
     left: string,
     slot: Slot,
+    /** Never sent again after a lost answer (a kind whose panel may name a new thing itself). */
+    once?: boolean,
   ) => Promise<Created<FoundSecret>>;
 }
 
@@ -156,7 +158,8 @@ export async function createWithSecret(
         `the next apply settles it once the panel lists the ${thing.noun}`;
   let created: Created<FoundSecret>;
   try {
-    created = await ctx.post(request, thing.label, thing.find, left, slot);
+    // Where the panel may name it itself, a look-up by the name sent proves nothing: sent once.
+    created = await ctx.post(request, thing.label, thing.find, left, slot, secret.secret.panelNaming !== undefined);
   } catch (error) {
     // Interrupted before its POST left: nothing was created, as for a refusal. Only a request
     // sent once (or never) can be refused: create() settles the rest, or leaves them open.

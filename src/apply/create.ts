@@ -18,6 +18,7 @@ import {
   gaveUp,
   idOf,
   lookUp,
+  notRepeated,
   notSent,
   notSettled,
   stoppedSettling,
@@ -125,6 +126,8 @@ export function creator(
   /**
    * POSTs `request`, resolving ambiguous failures and a new account's settling (see above).
    * `left`: what stays open when a refusal after an unknown attempt cannot be settled.
+   * `once`: a POST whose answer was lost is never sent again (the panel may name what it
+   * creates itself, so a look-up by the name sent proves nothing): `left` stays open instead.
    */
   const create = async <R>(
     request: PanelRequest,
@@ -133,6 +136,7 @@ export function creator(
     clientIsNew: boolean,
     left: string,
     slot: Slot,
+    once = false,
   ): Promise<Created<R>> => {
     const described = panel.describe(request.method, request.path);
     const started = clock.now();
@@ -166,6 +170,7 @@ export function creator(
         );
         if (found !== undefined) return { found, unsure: unsure !== undefined };
         if (why !== undefined) {
+          if (once) throw notRepeated(err, described, label, left);
           const delay = repostDelayMs(posts, clock.random);
           if (delay === undefined) throw gaveUp(err, described, label, posts);
           // After an interrupt nothing that changes the panel is sent, a repeat included.
@@ -220,7 +225,7 @@ export function creator(
     tell,
     interrupted,
     newIds,
-    post: (request, label, find, left, slot) => create(request, label, find, false, left, slot),
+    post: (request, label, find, left, slot, once) => create(request, label, find, false, left, slot, once),
   };
 
   return {

@@ -301,7 +301,10 @@ async function confirm(view: PlanView, io: Io, format: 'text' | 'json'): Promise
     );
   }
   if (format === 'json') io.stderr.write(renderPlanText(view, { color: useColor(io.stderr, io.env) }));
-  const answer = await io.prompt(`\nApply ${count} to ${view.panelUrl}? Only "yes" goes on: `);
+  // A change that destroys data (`destroysData`, the plan document's `destroys_data`) is said in the question too.
+  const destroying = view.plan.changes.filter((c) => 'destroysData' in c).length;
+  const data = destroying === 0 ? '' : `, ${plural(destroying, 'delete')} destroying data for good`;
+  const answer = await io.prompt(`\nApply ${count} to ${view.panelUrl}${data}? Only "yes" goes on: `);
   if (answer.trim() !== 'yes') {
     throw new ProvisionError('approval_required', `apply cancelled: ${count} planned, nothing was sent`);
   }
