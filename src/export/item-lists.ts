@@ -106,7 +106,7 @@ export function listContexts(
     );
     for (const item of items) listed.add(part.list.identity(item));
     const add = (part.with !== undefined && words.has(part.with)) || desired.prune.sections?.[part.name] === true;
-    out.set(part.name, { add, dropMissing, listed });
+    out.set(part.name, { add, dropMissing, listed, keep: desired.prune.keep });
   }
   return out;
 }

@@ -176,6 +176,8 @@ export interface ListEditContext {
   readonly dropMissing: boolean;
   /** The identities (ListExport.identity) of every item the manifest lists of the kind, under any parent: never added again. */
   readonly listed: ReadonlySet<string>;
+  /** The manifest's `prune.keep` patterns: a thing one matches (the kind's own matcher) is never added, as prune never touches it. */
+  readonly keep: readonly string[];
 }
 
 /**

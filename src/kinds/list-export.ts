@@ -4,7 +4,8 @@
  * item the panel has under the parent gets the keys that differ (the room's `keys`); one the panel
  * has under another parent stays as written, warned (plan reports the conflict); one the panel
  * lacks stays, or goes with --drop-missing; a `state: absent` item stays. With `add`, the parent's
- * things on the panel the manifest lists nowhere are added, as export writes them. Pure.
+ * things on the panel the manifest lists nowhere are added, as export writes them, never one a
+ * `prune.keep` pattern matches. Pure.
  */
 import type { ListEdit, ListEditContext, Warn } from './export.js';
 
@@ -21,6 +22,8 @@ export interface ListRoom<W, R> {
   readonly records: readonly R[];
   /** A record's identity (ListExport.identity of an item naming it). */
   identity(live: R): string;
+  /** Whether a `prune.keep` pattern (ListEditContext.keep) matches the record: never added. */
+  kept?(live: R): boolean;
   /** A record as export writes it; undefined when the manifest cannot hold it (warned). */
   entry(live: R, warn: Warn): unknown;
   /** How warnings name a listed item: `database "shop" of client "alice"`. */
@@ -52,7 +55,7 @@ export function listEditOf<W, R>(
   });
   const add = ctx.add
     ? room.records.flatMap((live) => {
-        if (ctx.listed.has(room.identity(live))) return [];
+        if (ctx.listed.has(room.identity(live)) || room.kept?.(live) === true) return [];
         const entry = room.entry(live, warn);
         return entry === undefined ? [] : [entry];
       })

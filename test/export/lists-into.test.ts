@@ -98,10 +98,11 @@ describe('provision export --into: the lists under client and domain items', () 
 });
 
 describe("provision export --into: a prune key claims the panel's things", () => {
-  it('prune.mailboxes: true adds the unlisted mailboxes of listed domains without the word; plan shows no changes', async () => {
+  it('prune.mailboxes: true adds the unlisted mailboxes of listed domains without the word, not a keep match; plan shows no changes', async () => {
     const manifest = `version: 1
 prune:
   mailboxes: true
+  keep: ['catch@*']
 clients:
   - username: alice
     domains: [alice.net, {name: alice.example, mailboxes: [{name: info}]}]
@@ -112,9 +113,9 @@ clients:
     const r = await run(['export', '--into', w.file], w.env);
     expect(r.code, r.stderr).toBe(0);
     const text = await readFile(w.file, 'utf8');
-    expect(text).toContain(
-      '{name: alice.example, mailboxes: [{name: info}, {name: catch, quota: 0, catch_all: true}]}',
-    );
+    // A keep pattern's match is never added (prune never touches it).
+    expect(text).toContain('{name: alice.example, mailboxes: [{name: info}]}');
+    expect(text).not.toContain('name: catch');
     expect(text).toContain('{name: alice.net, mailboxes: [{name: team, quota: 500 MiB}]}');
     expect(text).not.toMatch(/databases|ftp_users/);
     const plan = await run(['plan', w.file, '--detailed-exitcode'], w.env);

@@ -6,6 +6,7 @@
  * stays out); one the manifest cannot hold stays as written, warned. Pure.
  */
 import { quote } from '../../escape.js';
+import { globMatcher } from '../../names.js';
 import { compare } from '../../util.js';
 import { LONE_SURROGATE } from '../common.js';
 import type { ExportedParent, ListExport, Warn } from '../export.js';
@@ -63,6 +64,7 @@ export const FTP_USERS_EXPORT: ListExport<FtpUserExportPanel, FtpUserItem, unkno
   identity: (item) => item.name,
   edits(listed, parent, panel, ctx, warn) {
     const index = panel.index.indexOf('ftp_user');
+    const kept = globMatcher(ctx.keep);
     const describe = (item: FtpUserItem): string => `FTP user ${quote(item.name)} of client ${quote(parent.owner)}`;
     const room: ListRoom<FtpUserItem, LiveFtpUser> = {
       find: (item) => index.byName.get(item.name),
@@ -71,6 +73,7 @@ export const FTP_USERS_EXPORT: ListExport<FtpUserExportPanel, FtpUserItem, unkno
       keys: (item, live, w) => ftpUserKeys(item, live, describe(item), w),
       records: clientFtpUsers(parent, panel),
       identity: (live) => live.name,
+      kept: (live) => kept(live.name),
       entry: (live, w) => written(live, parent.owner, w),
       describe,
     };

@@ -11,7 +11,7 @@ import { quote } from '../../escape.js';
 import { LONE_SURROGATE } from '../common.js';
 import type { ExportedParent, ListExport, Warn } from '../export.js';
 import { type ListRoom, listEditOf } from '../list-export.js';
-import { addressOrder } from './address.js';
+import { addressKeepMatcher, addressOrder } from './address.js';
 import { mailboxEntry } from './export.js';
 import { MAILBOX_FIELDS } from './fields.js';
 import { MAILBOXES_KEY } from './manifest.js';
@@ -80,6 +80,7 @@ export const MAILBOXES_EXPORT: ListExport<MailboxExportPanel, MailboxItem, unkno
   identity: (item) => item.address,
   edits(listed, parent, panel, ctx, warn) {
     const index = panel.index.indexOf('mailbox');
+    const kept = addressKeepMatcher(ctx.keep);
     const describe = (item: MailboxItem): string =>
       `mailbox ${quote(`${item.input}@${parent.text}`)} of client ${quote(parent.owner)}`;
     const room: ListRoom<MailboxItem, LiveMailbox> = {
@@ -90,6 +91,7 @@ export const MAILBOXES_EXPORT: ListExport<MailboxExportPanel, MailboxItem, unkno
       keys: (item, live, w) => mailboxKeys(live, item, parent, describe(item), w),
       records: domainMailboxes(parent, panel),
       identity: (live) => live.address,
+      kept: (live) => kept(live.address),
       entry: (live, w) => written(live, parent, w),
       describe,
     };
