@@ -5,6 +5,9 @@ import { exportedSections, exportHeader, LiveModel, type ZoneCounts } from '../e
 import { checkRewritableVersion, rewrite } from '../export/rewrite.js';
 import { editsByPart } from '../export/parts.js';
 import { manifestText } from '../export/write.js';
+import { listAsks } from '../export/item-lists.js';
+import { EXPORT_WORDS, EXPORTS } from '../export/table.js';
+import type { RunAsk } from '../kinds/ask.js';
 import { quote } from '../escape.js';
 import { validateManifest } from '../manifest/load.js';
 import { parseManifestParts } from '../manifest/parts.js';
@@ -25,11 +28,22 @@ import { liveDomainsComplete, withLiveZones } from '../kinds/index.js';
  */
 
 /**
- * What export may write beside clients and domains: `--with dns` (the records of custom zones),
- * `--with hosting-plans` (the `hosting_plans` section, each plan whole).
+ * What export may write beside clients and domains: each kind's `--with` word (Kind.export.with),
+ * in the table's order: `dns` (the records of custom zones), `hosting-plans` (the
+ * `hosting_plans` section, each plan whole), and the words of the kinds' lists under a client or
+ * a domain item.
  */
-export const EXPORT_WITH = ['dns', 'hosting-plans'] as const;
-export type ExportWith = (typeof EXPORT_WITH)[number];
+export const EXPORT_WITH: readonly string[] = EXPORT_WORDS;
+export type ExportWith = string;
+
+/** The `--with` words of the kinds' lists under an item, each with what it writes (Kind.export.header), for export's help. */
+export const EXPORT_WITH_HELP: readonly string[] = EXPORTS.flatMap(({ export: part }) =>
+  part.list !== undefined && part.with !== undefined
+    ? [`--with ${part.with}: ${part.header?.replace(/^[^:]*: /, `${part.list.key}, `) ?? part.list.key}`]
+    : [],
+);
+
+export type { RunAsk };
 
 export type { ZoneCounts };
 
@@ -48,8 +62,8 @@ export interface ExportOptions {
  * Reads the panel as plan does, plus GET /clients/{id} for the clients `details` accepts
  * whose managed fields the list leaves out (told as a `note`), plus GET /dns/{id} of the
  * domains `zones` picks from what was read (DEFAULT_LOOKUP_CONCURRENCY at a time; none when it
- * picks none, or is not given). A panel without a domain list is refused: export would not see
- * its domains.
+ * picks none, or is not given), plus the kinds' lists `asks` asks for (exportAsks, IntoScope.asks).
+ * A panel without a domain list is refused: export would not see its domains.
  */
 export async function readForExport(
   panel: PanelClient,
@@ -57,8 +71,10 @@ export async function readForExport(
   details: (username: string) => boolean,
   onEvent?: OnEvent,
   zones?: (model: LiveModel) => readonly ZoneDomain[],
+  asks: RunAsk = {},
 ): Promise<Live> {
   const live = await readLive(panel, {
+    ...asks,
     domainNames,
     // The managed fields export writes (the client's field table says which), and so must know of each client.
     details: { usernames: details, fields: EXPORTED_FIELDS },
@@ -95,6 +111,11 @@ export function exportZones(
   return options.with?.has('dns') === true ? (model) => model.zoneDomains(include) : undefined;
 }
 
+/** What plain export's read asks for the kinds' lists under an item (item-lists.ts listAsks): those whose word is given. */
+export function exportAsks(options: ExportOptions): RunAsk {
+  return listAsks(options.with ?? new Set());
+}
+
 /** The manifest of the panel: its text, how many clients and domains it lists, and what was left out. */
 interface ExportedManifest {
   readonly text: string;
@@ -115,7 +136,7 @@ interface ExportedManifest {
 
 /** The header lines of a manifest export for what `--with` asks for: a line for each kind it names (Kind.export.header). */
 export function withHeader(options: ExportOptions): string[] {
-  return exportHeader((word) => options.with?.has(word as ExportWith) === true);
+  return exportHeader((word) => options.with?.has(word) === true);
 }
 
 /**
@@ -129,11 +150,11 @@ export function exportManifest(
   options: ExportOptions = {},
 ): ExportedManifest {
   const warnings: string[] = [];
-  const model = new LiveModel(live);
+  const model = new LiveModel(live, options.with);
   const notes: string[] = [];
   const sections = exportedSections(
     model,
-    (word) => options.with?.has(word as ExportWith) === true,
+    (word) => options.with?.has(word) === true,
     (w) => warnings.push(w),
     (n) => notes.push(n),
   );
@@ -172,6 +193,8 @@ interface IntoScope {
    * clients `wanted` accepts too (a domain without `dns` then gets one when its zone is custom).
    */
   readonly zones: (model: LiveModel) => readonly ZoneDomain[];
+  /** What the read asks for the kinds' lists under an item: those whose word is given, or that the manifest lists or prunes. */
+  readonly asks: RunAsk;
 }
 
 /**
@@ -218,7 +241,13 @@ export function intoScope(
     }
     return all;
   };
-  return { claim, wanted, domainNames: desired.clients.flatMap((c) => c.domains.map((d) => d.name)), zones };
+  return {
+    claim,
+    wanted,
+    domainNames: desired.clients.flatMap((c) => c.domains.map((d) => d.name)),
+    zones,
+    asks: listAsks(options.with ?? new Set(), desired),
+  };
 }
 
 /**
@@ -245,7 +274,7 @@ export function adoptInto(
     readonly newEntries?: number;
   },
 ): { readonly rewritten: readonly string[]; readonly warnings: readonly string[] } {
-  const { edits, warnings } = adopt(desired, new LiveModel(live), {
+  const { edits, warnings } = adopt(desired, new LiveModel(live, options.with), {
     claim: options.claim,
     dropMissing: options.dropMissing,
     ...(options.with === undefined ? {} : { with: options.with }),

@@ -6,13 +6,16 @@ import {
   adoptInto,
   EXPORT_WITH,
   type ExportOptions,
+  exportAsks,
   exportManifest,
   type ExportWith,
+  EXPORT_WITH_HELP,
   exportZones,
   type IntoManifest,
   intoScope,
   KEEP_PLAN_KEY,
   readForExport,
+  type RunAsk,
   withHeader,
   type ZoneCounts,
   type ZonePick,
@@ -49,9 +52,9 @@ const EXPORT_OPTIONS = {
 } as const;
 
 const usage =
-  'provision export [--out FILE] [--clients GLOB]... [--with dns|hosting-plans] | ' +
+  `provision export [--out FILE] [--clients GLOB]... [--with ${EXPORT_WITH.join('|')}] | ` +
   'provision export --into MANIFEST|DIR [--new-entries FILE] [--check] [--clients GLOB]... [--drop-missing] ' +
-  '[--with dns|hosting-plans]';
+  `[--with ${EXPORT_WITH.join('|')}]`;
 
 /** --check's exit codes, as its help line gives them. */
 const checkExitText = `exit ${EXIT.changes} when MANIFEST (a part of DIR)
@@ -119,6 +122,13 @@ out; a plan marked absent stays as written); with --with hosting-plans (or
 prune.hosting_plans: true), the panel's plans the manifest does not list are added whole,
 except those a prune.keep entry {${KEEP_PLAN_KEY}: ...} matches.
 
+Lists under a client or a domain: with their --with word, export reads them (one GET each) and
+writes them in each client or domain item, never a password:
+${EXPORT_WITH_HELP.map((line) => `  ${line}`).join('\n')}
+With --into, the lists a manifest gives are read even without the word: each listed item's keys
+get the panel's values; with the word (or the list's prune key true), the panel's items the
+manifest lists nowhere are added; with --drop-missing, listed items the panel lacks go.
+
 Options:
   --out FILE             write the manifest to FILE (replaced atomically) instead of stdout
   --clients GLOB         only clients whose username matches (* any run, ? one character);
@@ -129,7 +139,8 @@ Options:
   --check                with --into: write nothing; ${checkExitText}
   --drop-missing         with --into: remove the clients and domains the panel does not have
   --with WHAT            also read and write WHAT: dns (the records of custom DNS zones),
-                         hosting-plans (the hosting_plans section); repeatable, or a comma list
+                         hosting-plans (the hosting_plans section), the lists above;
+                         repeatable, or a comma list
 ${MANIFEST_SIZE_HELP}
                          (with --into, the manifest it rewrites)
 
@@ -183,7 +194,7 @@ function withOf(values: readonly string[]): ReadonlySet<ExportWith> {
         `--with ${quote(word)}: export knows ${EXPORT_WITH.map((w) => quote(w)).join(', ')}`,
         { hint: `usage: ${usage}` },
       );
-    out.add(word as ExportWith);
+    out.add(word);
   }
   return out;
 }
@@ -197,7 +208,15 @@ async function exportPanel(
   options: ExportOptions,
 ): Promise<typeof EXIT.ok> {
   const include = patterns.length === 0 ? () => true : globMatcher(patterns);
-  const { live, url } = await readPanel(io, credentials, values, [], include, exportZones(include, options));
+  const { live, url } = await readPanel(
+    io,
+    credentials,
+    values,
+    [],
+    include,
+    exportZones(include, options),
+    exportAsks(options),
+  );
   const filter = patterns.length === 0 ? '' : ` (clients matching ${patterns.map((p) => quote(p)).join(', ')})`;
   const { text, clients, domains, warnings, notes, zones, plans } = exportManifest(
     live,
@@ -247,8 +266,8 @@ async function exportInto(
     directory: files.directory,
     parts: files.parts.map((p) => ({ file: p.file, text: decoder.decode(p.bytes) })),
   };
-  const { claim, wanted, domainNames, zones } = intoScope(desired, manifest, patterns, options);
-  const { live } = await readPanel(io, credentials, values, domainNames, wanted, zones);
+  const { claim, wanted, domainNames, zones, asks } = intoScope(desired, manifest, patterns, options);
+  const { live } = await readPanel(io, credentials, values, domainNames, wanted, zones, asks);
   const { rewritten, warnings } = adoptInto(desired, manifest, live, {
     claim,
     dropMissing: values['drop-missing'],
@@ -314,6 +333,7 @@ async function readPanel(
   domainNames: readonly string[],
   details: (username: string) => boolean,
   zones?: ZonePick,
+  asks?: RunAsk,
 ): Promise<{ live: Live; url: string }> {
   const panel = await connect(values, io, credentials);
   try {
@@ -325,6 +345,7 @@ async function readPanel(
         if (event.type === 'note') io.stderr.write(`note: ${safeText(event.message)}\n`);
       },
       zones,
+      asks,
     );
     return { live, url: panel.baseUrl };
   } finally {

@@ -31,6 +31,11 @@
  * - Entries the panel lacks (present clients and domains) stay, as pending creates, unless
  *   `dropMissing`; `state: absent` entries stay as written either way. A domain listed under one
  *   client that the panel has under another stays (plan reports the conflict), with a warning.
+ * - The lists of the kinds under a listed client item or domain item the panel has under it
+ *   (Kind.export.list, under a domain item or a client item): each listed item's keys
+ *   that differ get the panel's value, as export writes it; the panel's things the manifest lists
+ *   nowhere are added at the end only with the kind's `--with` word (or its prune key true);
+ *   listed items the panel lacks stay, unless `dropMissing`.
  * - Each kind with a section of the manifest's own (Kind.export.section: `hosting_plans`,
  *   kinds/hosting-plan/export-edits.ts) makes the edits of its section last.
  */
@@ -39,10 +44,12 @@ import type { Desired, DesiredClient, DesiredDomain } from '../manifest/types.js
 import { globMatcher } from '../names.js';
 import type { LiveClient, ManagedField } from '../panel/types.js';
 import { assertNever, compare } from '../util.js';
-import { type DomainEntry, type ExportClient, EXPORTS, type LiveModel } from './model.js';
+import { type DomainEntry, type ExportClient, type ExportDomain, EXPORTS, type LiveModel } from './model.js';
 import { CLIENT_FIELDS } from '../kinds/client/index.js';
 import type { KindName } from '../kinds/index.js';
 import { liveClients } from '../kinds/index.js';
+import type { ListEdit, Warn } from '../kinds/export.js';
+import { listContexts, listEdits } from './item-lists.js';
 
 /**
  * One change to the manifest; `client` and `domain` are indexes into the manifest's `clients`
@@ -66,6 +73,14 @@ export type Edit =
     }
   /** A kind's edit of its section of the manifest (Kind.export.section), which only that kind reads. */
   | { readonly kind: 'section'; readonly type: KindName; readonly edit: unknown }
+  /** A kind's edit of its list under a listed client item (`domain` undefined) or domain item (Kind.export.list). */
+  | {
+      readonly kind: 'list';
+      readonly type: KindName;
+      readonly client: number;
+      readonly domain: number | undefined;
+      readonly edit: ListEdit;
+    }
   | { readonly kind: 'add-domains'; readonly client: number; readonly domains: readonly DomainEntry[] }
   | { readonly kind: 'drop-client'; readonly client: number }
   | { readonly kind: 'drop-domain'; readonly client: number; readonly domain: number }
@@ -110,6 +125,7 @@ export function adopt(desired: Desired, model: LiveModel, options: AdoptOptions 
     desired.clients.flatMap((c) => (dropClient(c) ? [] : c.domains.filter((d) => !dropDomain(d)).map((d) => d.name))),
   );
 
+  const lists = listContexts(desired, options.with ?? new Set(), options.dropMissing === true);
   desired.clients.forEach((client, i) => {
     if (client.state === 'absent') return;
     const live = clientsByName.get(client.username);
@@ -118,6 +134,23 @@ export function adopt(desired: Desired, model: LiveModel, options: AdoptOptions 
       return;
     }
     edits.push(...fieldEdits(client, i, live, model, warn));
+    const adds = (w: Warn): ExportDomain[] =>
+      model.domains(live, w).filter((d) => !listedDomains.has(d.name) && !keep(d.name));
+    // The domains the client's item lists once rewritten: what its lists may name beside their parent.
+    const clientDomains = new Set([
+      ...client.domains.filter((d) => d.state === 'present' && !dropDomain(d)).map((d) => d.name),
+      ...adds(() => undefined).map((d) => d.name),
+    ]);
+    const parent = { name: client.username, text: client.username, live, owner: client.username };
+    for (const { type, edit } of listEdits(
+      'client',
+      (name) => client.sections?.[name],
+      { ...parent, ownerId: live.id, clientDomains },
+      model,
+      lists,
+      warn,
+    ))
+      edits.push({ kind: 'list', type, client: i, domain: undefined, edit });
     client.domains.forEach((domain, j) => {
       if (domain.state === 'absent') return;
       const found = domainsByName.get(domain.name);
@@ -137,11 +170,24 @@ export function adopt(desired: Desired, model: LiveModel, options: AdoptOptions 
           const made = part.item?.edits(domain, exported, model, asked(part.with), warn) ?? [];
           edits.push(...made.map((edit) => ({ kind: 'item', type: name, client: i, domain: j, edit }) as const));
         }
+        for (const { type, edit } of listEdits(
+          'domain',
+          (name) => domain.sections?.[name],
+          { ...exported, ownerId: live.id, clientDomains },
+          model,
+          lists,
+          warn,
+        ))
+          edits.push({ kind: 'list', type, client: i, domain: j, edit });
       }
     });
-    const added = model.domains(live, warn).filter((d) => !listedDomains.has(d.name) && !keep(d.name));
+    const added = adds(warn);
     if (added.length > 0)
-      edits.push({ kind: 'add-domains', client: i, domains: added.map((d) => model.entryOf(d, live, warn)) });
+      edits.push({
+        kind: 'add-domains',
+        client: i,
+        domains: added.map((d) => model.entryOf(d, live, warn, clientDomains)),
+      });
   });
 
   const listed = new Set(desired.clients.map((c) => c.username));
@@ -155,7 +201,8 @@ export function adopt(desired: Desired, model: LiveModel, options: AdoptOptions 
       if (entry === undefined) return [];
       // model.entry warned already of every domain's settings the manifest cannot hold.
       const domains = model.domains(c, () => undefined).filter((d) => !listedDomains.has(d.name) && !keep(d.name));
-      return [{ ...entry, domains: domains.map((d) => model.entryOf(d, c, () => undefined)) }];
+      const names = new Set(domains.map((d) => d.name));
+      return [{ ...entry, domains: domains.map((d) => model.entryOf(d, c, () => undefined, names)) }];
     });
   if (added.length > 0) edits.push({ kind: 'add-clients', clients: added });
   for (const { name, export: part } of EXPORTS) {

@@ -1,10 +1,11 @@
 /**
  * The ManifestEditor a kind's rewrite splices through (kinds/export.ts): a Splicer over the
- * manifest's text, with the list, key and value edits of lists.ts and values.ts and the writer
- * of write.ts. Pure.
+ * manifest's text, with the list, key and value edits of lists.ts, values.ts and item-splices.ts
+ * and the writer of write.ts. Pure.
  */
 import type { ManifestEditor } from '../kinds/export.js';
 import { appendPair, editList } from './lists.js';
+import { addPairToItem } from './item-splices.js';
 import { keyStart, pairOf, type Splicer } from './splicer.js';
 import { setValue } from './values.js';
 import { render, scalarText } from './write.js';
@@ -32,6 +33,9 @@ export function editorOf(splicer: Splicer): ManifestEditor {
     },
     appendPair: (map, flow, block, at) => {
       appendPair(splicer, map, flow, block, at);
+    },
+    addPairToItem: (list, item, flow, block) => {
+      addPairToItem(splicer, list, item, flow, block);
     },
     setValue: (map, key, before, value) => {
       setValue(splicer, map, key, before, value);

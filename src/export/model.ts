@@ -20,8 +20,9 @@ import {
   settingText,
   SETTING_ROWS,
 } from '../kinds/domain.js';
-import type { ExportedDomain, KindExport, Warn } from '../kinds/export.js';
-import { KIND_NAMES, type KindName, KINDS } from '../kinds/index.js';
+import type { ExportedDomain, Warn } from '../kinds/export.js';
+import { listEntries, listsAsked } from './item-lists.js';
+import { EXPORTS } from './table.js';
 import { type ZoneCounts, zoneCounts } from '../kinds/zone.js';
 import { USERNAME_PATTERN } from '../names.js';
 import type { Live, LiveClient } from '../panel/types.js';
@@ -40,6 +41,8 @@ import { liveClients } from '../kinds/index.js';
 export interface ExportClient extends ClientWants {
   readonly username: string;
   readonly domains: readonly DomainEntry[];
+  /** The lists of the kinds under a client item (Kind.export.list), by key, after `domains`; none when empty. */
+  readonly lists?: Readonly<Record<string, readonly unknown[]>>;
 }
 
 /** A live domain the manifest can list: its forms, and its record (for its settings). */
@@ -52,18 +55,6 @@ export interface ExportDomain extends DomainForm {
  * has settings or a kind's key to write (a zone's `dns`, last).
  */
 export type DomainEntry = SettingsEntry | (Exclude<SettingsEntry, string> & Readonly<Record<string, unknown>>);
-
-/** A kind with a part in export, by name (Kind.export). */
-export interface KindPart {
-  readonly name: KindName;
-  readonly export: KindExport;
-}
-
-/** The kinds with a part in export, in the table's order: the stage loops over them. */
-export const EXPORTS: readonly KindPart[] = KIND_NAMES.flatMap((name) => {
-  const part: KindExport | undefined = KINDS[name].export;
-  return part === undefined ? [] : [{ name, export: part }];
-});
 
 /** A section of the manifest's own that export writes (a kind's, Kind.export.section): its key and its entries. */
 export interface ExportSection {
@@ -99,14 +90,8 @@ export function exportHeader(asked: (word: string) => boolean): string[] {
   );
 }
 
-/** A kind's part in export by its name (an edit's `type`); a name without one is a bug. */
-export function exportOf(name: KindName): KindExport {
-  const part = EXPORTS.find((k) => k.name === name);
-  if (part === undefined) throw new Error(`export: the kind ${name} has no part in export`);
-  return part.export;
-}
-
 export type { ClientView, DomainForm, FieldView, ZoneCounts };
+export { EXPORTS, exportOf, type KindPart } from './table.js';
 export { domainForm, domainOrder };
 
 /**
@@ -119,10 +104,13 @@ export { domainForm, domainOrder };
 export class LiveModel {
   readonly live: Live;
   readonly index: LiveIndex;
+  /** The words of `--with` given (Kind.export.with): a kind's list under an item is written only when its word is. */
+  readonly words: ReadonlySet<string>;
 
-  constructor(live: Live) {
+  constructor(live: Live, words: ReadonlySet<string> = new Set()) {
     this.live = live;
     this.index = new LiveIndex(live);
+    this.words = words;
   }
 
   /** The client's managed fields as the manifest can say them. */
@@ -154,9 +142,11 @@ export class LiveModel {
    * when a setting differs from the panel's default or a kind writes its key there (a zone's
    * `dns`: Kind.export.item). A setting the manifest cannot hold is left out with a warning naming
    * the domain and the setting; one the record does not show is left out silently
-   * (unshownSettings sums those up).
+   * (unshownSettings sums those up). The lists of the kinds under a domain item whose word was
+   * given (Kind.export.list) come last; `clientDomains`, the domains the client's item lists
+   * once written (ASCII; default: every domain export writes of it).
    */
-  entryOf(domain: ExportDomain, client: LiveClient, warn: Warn): DomainEntry {
+  entryOf(domain: ExportDomain, client: LiveClient, warn: Warn, clientDomains?: ReadonlySet<string>): DomainEntry {
     const { settings, unwritable } = exportedSettings(domain.live.settings);
     for (const u of unwritable)
       warn(
@@ -170,6 +160,11 @@ export class LiveModel {
       const key = part.item?.key;
       const value = key === undefined ? undefined : part.item?.entry?.(exported, this, warn);
       if (key !== undefined && value !== undefined) keys.push([key, value]);
+    }
+    if (listsAsked(this.words, 'domain')) {
+      const names = clientDomains ?? new Set(this.domains(client, () => undefined).map((d) => d.name));
+      const parent = { ...exported, ownerId: client.id, clientDomains: names };
+      keys.push(...Object.entries(listEntries(this, 'domain', parent, warn)));
     }
     if (keys.length === 0) return entry;
     const more = Object.fromEntries(keys);
@@ -253,10 +248,15 @@ export class LiveModel {
       const v = view[row.key];
       if (v.kind === 'unwritable') warn(`${name}: ${v.reason}: "${row.key}" left out (not managed)`);
     }
+    const domains = this.domains(client, warn);
+    const names = new Set(domains.map((d) => d.name));
+    const parent = { name: client.username, text: client.username, live: client, owner: client.username };
+    const lists = listEntries(this, 'client', { ...parent, ownerId: client.id, clientDomains: names }, warn);
     return {
       username: client.username,
       ...exportedFields(view),
-      domains: this.domains(client, warn).map((d) => this.entryOf(d, client, warn)),
+      domains: domains.map((d) => this.entryOf(d, client, warn, names)),
+      ...(Object.keys(lists).length === 0 ? {} : { lists }),
     };
   }
 

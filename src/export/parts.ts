@@ -43,6 +43,7 @@ export function editsByPart(
       case 'set':
       case 'unset':
       case 'item':
+      case 'list':
       case 'add-domains':
       case 'drop-domain':
       case 'drop-client': {

@@ -15,7 +15,8 @@
  *   empty becomes `key: []`; new clients under an empty flow `clients: []` are written as a
  *   block list under the key;
  * - a kind's edits of a domain item (a domain's settings, its `dns` block) and of its section
- *   (`hosting_plans`): its room's rewrite (Kind.export), through a ManifestEditor (editor.ts).
+ *   (`hosting_plans`): its room's rewrite (Kind.export), through a ManifestEditor (editor.ts);
+ * - a kind's list under a client item or a domain item (Kind.export.list): item-splices.ts.
  * Pure: text in, text out.
  */
 import { isMap, isScalar, isSeq, type Node, type Pair, parseDocument, visit, type YAMLMap, type YAMLSeq } from 'yaml';
@@ -30,6 +31,9 @@ import { type DomainEntry, EXPORTS, exportOf } from './model.js';
 import { appendPair, editList, type NewItems } from './lists.js';
 import { keyStart, pairOf, Splicer } from './splicer.js';
 import { domainItemText, entryText, scalarText } from './write.js';
+import type { ListEdit } from '../kinds/export.js';
+import { listKey } from './item-lists.js';
+import { editItemList } from './item-splices.js';
 
 /**
  * Refuses, before anything is read from the panel, a manifest that says it is YAML of another
@@ -109,6 +113,7 @@ export function rewrite(text: string, edits: readonly Edit[], file: string): str
       case 'set':
       case 'unset':
       case 'item':
+      case 'list':
       case 'add-domains':
       case 'drop-domain':
         byClient.set(edit.client, [...(byClient.get(edit.client) ?? []), edit]);
@@ -184,6 +189,8 @@ function editClient(
 ): void {
   const dropped = new Set<number>();
   const added: DomainEntry[] = [];
+  // A client item's own lists go after its domains' edits: new keys stand after a `domains` list's new items.
+  const clientLists: { readonly key: string; readonly edit: ListEdit }[] = [];
   for (const edit of edits) {
     switch (edit.kind) {
       case 'set': {
@@ -206,6 +213,17 @@ function editClient(
         part.rewrite(editor, domains, domains.items[edit.domain], edit.edit);
         break;
       }
+      case 'list': {
+        const key = listKey(edit.type);
+        if (edit.domain === undefined) {
+          clientLists.push({ key, edit: edit.edit });
+          break;
+        }
+        const domains = pairOf(map, 'domains')?.value;
+        if (!isSeq(domains)) throw new Error('export --into: no domains list to edit a domain item in');
+        editItemList(splicer, domains, domains.items[edit.domain], key, edit.edit);
+        break;
+      }
       case 'add-domains':
         added.push(...edit.domains);
         break;
@@ -220,6 +238,18 @@ function editClient(
         assertNever(edit);
     }
   }
+  editDomainList(splicer, map, dropped, added, indent);
+  for (const { key, edit } of clientLists) editItemList(splicer, undefined, map, key, edit);
+}
+
+/** A client's domains list: `dropped` items removed, `added` ones at its end (the key made when it has none). */
+function editDomainList(
+  splicer: Splicer,
+  map: YAMLMap,
+  dropped: ReadonlySet<number>,
+  added: readonly DomainEntry[],
+  indent: number,
+): void {
   if (dropped.size === 0 && added.length === 0) return;
   const items: NewItems = (style) => added.map((entry) => domainItemText(entry, style));
   const pair = pairOf(map, 'domains');

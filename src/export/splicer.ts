@@ -24,6 +24,9 @@ export function keyStart(pair: Pair | undefined): number {
   return start;
 }
 
+/** The order of an insertion that goes after every other at its place (Splicer.addOnce's `last`). */
+const LAST = 2 ** 40;
+
 /** The text and the splices made on it; `apply` makes the new text. */
 export class Splicer {
   readonly text: string;
@@ -32,6 +35,8 @@ export class Splicer {
   private readonly splices: Splice[] = [];
   /** Where insertLines broke a last line without a final newline. */
   private readonly broken = new Set<number>();
+  /** The insertions addOnce made. */
+  private readonly once = new Set<string>();
 
   constructor(text: string) {
     this.text = text;
@@ -40,6 +45,17 @@ export class Splicer {
 
   add(start: number, end: number, text: string): void {
     this.splices.push({ start, end, text, order: this.splices.length });
+  }
+
+  /**
+   * An insertion made once at its place however often it is asked for (a domain item's object
+   * form, for each key a kind adds to it); `last`: after every other insertion there.
+   */
+  addOnce(start: number, end: number, text: string, last = false): void {
+    const id = `${start}:${end}:${text}`;
+    if (this.once.has(id)) return;
+    this.once.add(id);
+    this.splices.push({ start, end, text, order: last ? LAST + this.splices.length : this.splices.length });
   }
 
   /**

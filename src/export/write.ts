@@ -109,7 +109,7 @@ export function scalarText(value: string | boolean | number, context: 'block' | 
 
 /**
  * The entry as a plain object, keys in the manifest's order (the field table's for the managed
- * fields, each as its row writes it); `domains` left out when empty.
+ * fields, each as its row writes it); `domains` left out when empty; then the kinds' lists under a client item.
  */
 function entryValue(client: ExportClient): Record<string, unknown> {
   const entry: Record<string, unknown> = { username: client.username };
@@ -118,6 +118,7 @@ function entryValue(client: ExportClient): Record<string, unknown> {
     if (value !== undefined && row.writes(value)) entry[row.key] = value;
   }
   if (client.domains.length > 0) entry.domains = [...client.domains];
+  for (const [key, list] of Object.entries(client.lists ?? {})) entry[key] = [...list];
   return entry;
 }
 
@@ -145,8 +146,9 @@ const STYLE = {
 };
 
 /**
- * The kinds' styles: a mapping under a `flowValues` key in flow style, on one line as the
- * manifest's documentation writes it (a domain's `hsts: {max_age: 31536000, …}`); each mapping
+ * The kinds' styles: a mapping or a list under a `flowValues` key in flow style, on one line as
+ * the manifest's documentation writes it (a domain's `hsts: {max_age: 31536000, …}`, a
+ * list of addresses `[hello, sales]`); each mapping
  * item of a list under a `flowItems` key so (a `dns` block's `- {host: "@", type: A, …}`); a
  * string under a `quoted` key double-quoted (a plan's `memory_limit: "512M"`). No other mapping
  * of a manifest has those keys.
@@ -156,7 +158,7 @@ function styleKinds(doc: Document): void {
     Pair(_key, pair) {
       if (!isScalar(pair.key)) return;
       const key = String(pair.key.value);
-      if (STYLE.flowValues.has(key) && isMap(pair.value)) pair.value.flow = true;
+      if (STYLE.flowValues.has(key) && (isMap(pair.value) || isSeq(pair.value))) pair.value.flow = true;
       if (STYLE.flowItems.has(key) && isSeq(pair.value))
         for (const item of pair.value.items) if (isMap(item)) item.flow = true;
       if (STYLE.quoted.has(key) && isScalar(pair.value) && typeof pair.value.value === 'string')

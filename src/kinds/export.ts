@@ -44,6 +44,11 @@ export interface ManifestEditor {
   ): void;
   /** A new key at the end of `map`: `flow` in a flow mapping, `block`'s lines in a block one. */
   appendPair(map: YAMLMap, flow: string, block: readonly string[], at?: number): void;
+  /**
+   * A new key of the item `item` of the list `list` (a client's domains), which may be a name
+   * alone: made its object form once, however many kinds add a key to it.
+   */
+  addPairToItem(list: unknown, item: unknown, flow: string, block: readonly string[]): void;
   /** `key` of `map` set from `before` to `value`, in the same quoting style where it can. */
   setValue(map: YAMLMap, key: string, before: unknown, value: unknown): void;
   /** `value` as manifest text (export writes it so), the top collection in flow style when `flow`. */
@@ -54,7 +59,7 @@ export interface ManifestEditor {
 
 /** How export writes a kind's values, beyond what the `yaml` package chooses. */
 export interface ExportStyle {
-  /** Keys whose mapping value is written in flow style on one line (`hsts: {max_age: …}`). */
+  /** Keys whose mapping or list value is written in flow style on one line (`hsts: {max_age: …}`, `aliases: [hello]`). */
   readonly flowValues?: readonly string[];
   /** Keys whose list's mapping items are written in flow style, one a line (`- {host: "@", …}`). */
   readonly flowItems?: readonly string[];
@@ -145,4 +150,71 @@ export interface KindExport {
   readonly style?: ExportStyle;
   readonly item?: ItemExport<unknown, ListedItem, unknown, unknown>;
   readonly section?: SectionExport<unknown, unknown, unknown, unknown>;
+  /** A list under a parent item (`mailboxes` under a domain, `databases` under a client): ListExport. */
+  readonly list?: ListExport<unknown, { readonly loc: unknown }, unknown>;
+}
+
+// --- A kind's list under a parent item (issues 32, 33: `mailboxes` under a domain item, `databases` and `ftp_users` under a client item) ---
+
+/**
+ * A parent item as export writes it: a domain (its ASCII name, its name as written, the panel's
+ * domain, its client's username) or a client (`name`, `text` and `owner` its username, `live`
+ * the panel's client).
+ */
+export interface ExportedParent<L> extends ExportedDomain<L> {
+  /** The client's id on the panel. */
+  readonly ownerId: number;
+  /** The domains the client's item lists once written (ASCII): what may be named beside the parent's own. */
+  readonly clientDomains: ReadonlySet<string>;
+}
+
+/** What a list's edits are made with, beside the panel (export --into). */
+export interface ListEditContext {
+  /** Whether the panel's things the list lacks are added: the kind's `--with` word was given, or its prune key claims them. */
+  readonly add: boolean;
+  /** --drop-missing: listed present items the panel lacks are removed. */
+  readonly dropMissing: boolean;
+  /** The identities (ListExport.identity) of every item the manifest lists of the kind, under any parent: never added again. */
+  readonly listed: ReadonlySet<string>;
+  /** The manifest's `prune.keep` patterns: a thing one matches (the kind's own matcher) is never added, as prune never touches it. */
+  readonly keep: readonly string[];
+}
+
+/**
+ * The edits of one parent's list, by item index in the list (the manifest's order): keys of
+ * listed items set to the panel's value as export writes it (`value`), items removed, items
+ * added at the end (as export writes them; the key is added to the parent item when it has none).
+ * The stage splices them in the manifest's own style.
+ */
+export interface ListEdit {
+  readonly set: readonly { readonly item: number; readonly key: string; readonly value: unknown }[];
+  readonly drop: readonly number[];
+  readonly add: readonly unknown[];
+}
+
+/**
+ * A kind whose entries are a list under a parent item (Kind.section: its key and parent): what
+ * export writes there, and the edits that make a listed parent's list describe the panel. `P` is
+ * the panel as it looks it up, `W` an item as the manifest gives it (the section's), `L` the
+ * panel's parent (a client or a domain record).
+ */
+export interface ListExport<P, W, L> {
+  readonly parent: 'client' | 'domain';
+  /** Its key in the parent item (after the parent's own keys). */
+  readonly key: string;
+  /** What export writes under the key for `parent` ([]: no key); `warn` hears of what is left out. */
+  entries(parent: ExportedParent<L>, panel: P, warn: Warn): readonly unknown[];
+  /** The identity of a listed item, as `ListEditContext.listed` holds it (a mailbox's address, a database's name). */
+  identity(item: W): string;
+  /**
+   * The edits of the parent's list (`listed`: its items, undefined when the parent item has no
+   * key), or undefined for none.
+   */
+  edits(
+    listed: readonly W[] | undefined,
+    parent: ExportedParent<L>,
+    panel: P,
+    ctx: ListEditContext,
+    warn: Warn,
+  ): ListEdit | undefined;
 }

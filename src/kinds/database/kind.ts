@@ -9,6 +9,7 @@ import { DATABASE_KIND_NAME, type DatabaseChange, databaseRequest, isDatabaseCon
 import { databaseConflictText } from './diff-rule.js';
 import { DATABASE_DOCTOR } from './doctor.js';
 import { type DatabaseChangeJson, databaseFromJson, databaseProblems, databaseToJson } from './document.js';
+import { DATABASES_EXPORT } from './export-edits.js';
 import { type DatabaseFactIndex, databaseFacts } from './facts.js';
 import {
   databaseCreatedParts,
@@ -78,8 +79,13 @@ export const DATABASE_KIND: Kind<
   unknownLine: (u) => (isDatabaseUnknown(u) ? databaseUnknownLine(u) : undefined),
   // Unlisted databases are never deleted: the plan notes them per client (diff-rule.ts unlistedDatabasesNote).
 
-  // No `export` yet: its entries stand under a client item (export.ts databaseEntry), and the
-  // export stage writes no list of a client item (KindExport has domain items and sections only).
+  // A client item's `databases` list, written with --with databases; never a password.
+  export: {
+    with: 'databases',
+    style: { flowValues: ['remote_hosts'] },
+    header: "databases: each client's, without passwords; plan never deletes an unlisted one.",
+    list: DATABASES_EXPORT,
+  },
 
   // The panel makes no database password: the engine makes every one, written ahead (docs/passwords.md).
   secret: {

@@ -14,6 +14,7 @@ import {
 } from './changes.js';
 import { FTP_USER_DOCTOR } from './doctor.js';
 import { type FtpUserChangeJson, ftpUserFromJson, ftpUserProblems, ftpUserToJson } from './document.js';
+import { FTP_USERS_EXPORT } from './export-edits.js';
 import { type FtpUserFactIndex, ftpUserFacts } from './facts.js';
 import {
   FTP_USER_NOUN,
@@ -85,8 +86,12 @@ export const FTP_USER_KIND: Kind<
   conflictLine: (c, nameOthers) => (isFtpUserConflict(c) ? ftpUserConflictText(c, nameOthers) : undefined),
   unknownLine: (u) => (isFtpUserUnknown(u) ? ftpUserUnknownLine(u) : undefined),
 
-  // No `export` yet: its entries stand under a client item (export.ts ftpUserEntry), and the
-  // export stage writes no list of a client item (KindExport has domain items and sections only).
+  // A client item's `ftp_users` list, written with --with ftp-users; never a password.
+  export: {
+    with: 'ftp-users',
+    header: "ftp_users: each client's, without passwords; without prune, so plan deletes none.",
+    list: FTP_USERS_EXPORT,
+  },
 
   // The panel makes no FTP user password: the engine makes every one, written ahead
   // (docs/passwords.md); a panel that names the user itself is told after the create.

@@ -1,5 +1,6 @@
 /** The mailbox as a kind of the table (../index.ts): what the stages ask of a mailbox's change. */
 import { MAILBOX_READ } from './read.js';
+import { MAILBOXES_EXPORT } from './export-edits.js';
 import { MAILBOX_DOCTOR } from './doctor.js';
 import { MAILBOX_APPLY } from './apply.js';
 import { type Kind, kindWeight } from '../kind.js';
@@ -77,8 +78,14 @@ export const MAILBOX_KIND: Kind<
   conflictLine: (c, nameOthers) => (isMailboxConflict(c) ? mailboxConflictText(c, nameOthers) : undefined),
   unknownLine: (u) => (isMailboxUnknown(u) ? mailboxUnknownLine(u) : undefined),
 
-  // No `export` yet: the export stage has no list under a domain item (./export.ts holds the
-  // entry it will write).
+  // A domain item's `mailboxes` list, written with --with mailboxes (quota in its largest whole
+  // unit, aliases and forwardings on one line); never a password.
+  export: {
+    with: 'mailboxes',
+    header: "mailboxes: each domain's, without passwords; without prune, so plan deletes none.",
+    style: { flowValues: ['aliases', 'forwardings'] },
+    list: MAILBOXES_EXPORT,
+  },
   secret: {
     journalKind: MAILBOX_KIND_NAME,
     panelMakesOne: MAILBOX_PANEL_MAKES_PASSWORD,

@@ -83,31 +83,10 @@ function setTtl(editor: ManifestEditor, record: YAMLMap, ttl: number): void {
 
 /** The `add-dns` edit: the domain item `item` (in `domains`, the client's list) gets `dns`. */
 export function addDns(editor: ManifestEditor, domains: unknown, item: unknown, edit: { dns: ZoneEntry }): void {
-  const flowList = isSeq(domains) && domains.flow === true;
-  if (isMap(item)) {
-    const flow = item.flow === true || flowList;
-    if (flow && item.flow !== true) throw new Error('export --into: a block mapping in a flow list');
-    editor.appendPair(
-      item,
-      `dns: ${dnsText(editor, edit.dns, 'flow')}`,
-      dnsText(editor, edit.dns, 'block').split('\n'),
-    );
-    return;
-  }
-  if (!isScalar(item) || item.range == null) throw new Error('export --into: no domain item to give "dns"');
-  const [start, end] = item.range;
-  if (flowList) {
-    editor.add(start, start, '{name: ');
-    editor.add(end, end, `, dns: ${dnsText(editor, edit.dns, 'flow')}}`);
-    return;
-  }
-  // `- alice.example  # comment` → `- name: alice.example  # comment`, then `dns:` below it.
-  editor.add(start, start, 'name: ');
-  const column = editor.column(start);
-  editor.insertLines(
-    editor.lineEnd(end),
-    dnsText(editor, edit.dns, 'block')
-      .split('\n')
-      .map((line) => ' '.repeat(column) + line),
+  editor.addPairToItem(
+    domains,
+    item,
+    `dns: ${dnsText(editor, edit.dns, 'flow')}`,
+    dnsText(editor, edit.dns, 'block').split('\n'),
   );
 }
