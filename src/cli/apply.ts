@@ -76,7 +76,7 @@ export const apply: Command = {
     '(without a terminal, as in CI, it needs --auto-approve). ' +
     "Given a plan file saved by 'provision plan --out', it applies exactly that plan without asking " +
     '(the plan was the review), after checking that nothing it depends on changed on the panel ' +
-    `(else exit ${EXIT.stalePlan}, nothing sent). New passwords (clients, mailboxes, databases, FTP users) go to the secrets file only. ` +
+    `(else exit ${EXIT.stalePlan}, nothing sent). New passwords, of every kind, go to the secrets file only. ` +
     `Deletes beyond --max-deletes (default ${DEFAULT_MAX_DELETES}) need --allow-mass-delete.`,
   help: `Options:
   --auto-approve             apply a manifest's plan without asking (needed without a terminal)
