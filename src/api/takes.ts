@@ -10,10 +10,14 @@ import { type Live, type PanelClient, PanelHttpError, readLive, type ReadLiveOpt
 import { takesAsks, withTakes } from '../plan/takes.js';
 import type { Plan } from '../plan/types.js';
 
-/** `plan` with what its deletes take counted, and `live` with the lists read for it. */
-export async function countTaken(panel: PanelClient, plan: Plan, live: Live): Promise<{ plan: Plan; live: Live }> {
+/** `plan` with what its deletes take counted, `live` with the lists read for it, and the kinds whose lists were read. */
+export async function countTaken(
+  panel: PanelClient,
+  plan: Plan,
+  live: Live,
+): Promise<{ plan: Plan; live: Live; read: readonly string[] }> {
   const asks = takesAsks(plan, live);
-  if (asks.length === 0) return { plan: withTakes(plan, live), live };
+  if (asks.length === 0) return { plan: withTakes(plan, live), live, read: [] };
   const reads = await Promise.all(
     asks.map(async ({ kind, ask }) => {
       try {
@@ -28,10 +32,13 @@ export async function countTaken(panel: PanelClient, plan: Plan, live: Live): Pr
     }),
   );
   const parts: Record<string, unknown> = { ...live };
+  const read: string[] = [];
   asks.forEach(({ kind }, i) => {
-    const read = reads[i];
-    if (read !== undefined) parts[kind] = (read as unknown as Readonly<Record<string, unknown>>)[kind];
+    const again = reads[i];
+    if (again === undefined) return;
+    parts[kind] = (again as unknown as Readonly<Record<string, unknown>>)[kind];
+    read.push(kind);
   });
   const counted = parts as unknown as Live;
-  return { plan: withTakes(plan, counted), live: counted };
+  return { plan: withTakes(plan, counted), live: counted, read };
 }
