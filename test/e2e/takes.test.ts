@@ -152,3 +152,21 @@ describe('a plan without such a delete', () => {
     ]);
   });
 });
+
+describe('a snapshot taken for a manifest that deletes', () => {
+  it('holds the lists the delete takes things of: the plan from it counts them as the live plan does', async () => {
+    const w = await workspace(BOB_ABSENT, { seed: SEED });
+    const snapshot = `${w.dir}/snapshot.json`;
+    const taken = await run(['snapshot', w.file, '--out', snapshot], w.env);
+    expect(taken.code, taken.stderr).toBe(0);
+    const livePlan = await run(['plan', w.file, '--format', 'json'], w.env);
+    const fromSnapshot = await run(['plan', w.file, '--from-snapshot', snapshot, '--format', 'json'], {});
+    expect(fromSnapshot.code, fromSnapshot.stderr).toBe(0);
+    const [a, b] = [livePlan.stdout, fromSnapshot.stdout].map(
+      (text) => JSON.parse(text) as { changes: unknown[]; fingerprint: string },
+    );
+    expect(b!.changes).toEqual(a!.changes);
+    expect(b!.changes).toEqual([expect.objectContaining({ takes: { mailbox: 3, database: 1 } })]);
+    expect(b!.fingerprint).toBe(a!.fingerprint);
+  });
+});
