@@ -8,8 +8,7 @@ import type { OnEvent } from '../plan/events.js';
 import { planFingerprint, staleReasons } from '../plan/fingerprint.js';
 import { hostingPlanLookalikes } from '../kinds/hosting-plan/lookalikes.js';
 import { locateConflicts } from './locate-conflicts.js';
-import { countTaken } from './takes.js';
-import { withTakes } from '../plan/takes.js';
+import { takesAsks, withTakes } from '../plan/takes.js';
 import { oddCharacter, skeleton } from '../manifest/lookalike.js';
 import { type PlanReads, readsForManifest, readsForSavedPlan } from '../plan/reads.js';
 import type { SavedPlan } from '../plan/saved.js';
@@ -123,8 +122,13 @@ export async function planManifest(
   const read = await readAndSettle(panel, readsForManifest(desired, scope), options, scope);
   const { notes, journal } = read;
   notes.push(...planNotes(desired, read.live, scope));
-  // What its deletes take of other kinds, counted: their lists read only when one is planned.
-  const { plan, live } = await countTaken(panel, diffWithin(desired, read.live, scope), read.live);
+  const planned = diffWithin(desired, read.live, scope);
+  // What its deletes take of other kinds, counted: their lists read only when one is planned
+  // (api/takes.ts, loaded only then: test/cli/startup.test.ts).
+  const { plan, live } =
+    takesAsks(planned, read.live).length === 0
+      ? { plan: withTakes(planned, read.live), live: read.live }
+      : await (await import('./takes.js')).countTaken(panel, planned, read.live);
   // What the kinds' sections say beside the changes (Plan.notes): the run's notes.
   notes.push(...(plan.notes ?? []));
   options.onEvent?.({ type: 'planned', plan });
