@@ -8,6 +8,7 @@ import type { OnEvent } from '../plan/events.js';
 import { planFingerprint, staleReasons } from '../plan/fingerprint.js';
 import { hostingPlanLookalikes } from '../kinds/hosting-plan/lookalikes.js';
 import { locateConflicts } from './locate-conflicts.js';
+import { takesAsks, withTakes } from '../plan/takes.js';
 import { oddCharacter, skeleton } from '../manifest/lookalike.js';
 import { type PlanReads, readsForManifest, readsForSavedPlan } from '../plan/reads.js';
 import type { SavedPlan } from '../plan/saved.js';
@@ -118,9 +119,16 @@ export async function planManifest(
   const { desired } = manifest;
   // `--clients`, compiled once for the reads, the notes, the journal and the plan.
   const scope = clientScope(options.scope);
-  const { live, notes, journal } = await readAndSettle(panel, readsForManifest(desired, scope), options, scope);
-  notes.push(...planNotes(desired, live, scope));
-  const plan = diffWithin(desired, live, scope);
+  const read = await readAndSettle(panel, readsForManifest(desired, scope), options, scope);
+  const { notes, journal } = read;
+  notes.push(...planNotes(desired, read.live, scope));
+  const planned = diffWithin(desired, read.live, scope);
+  // What its deletes take of other kinds, counted: their lists read only when one is planned
+  // (api/takes.ts, loaded only then: test/cli/startup.test.ts).
+  const { plan, live } =
+    takesAsks(planned, read.live).length === 0
+      ? { plan: withTakes(planned, read.live), live: read.live }
+      : await (await import('./takes.js')).countTaken(panel, planned, read.live);
   // What the kinds' sections say beside the changes (Plan.notes): the run's notes.
   notes.push(...(plan.notes ?? []));
   options.onEvent?.({ type: 'planned', plan });
@@ -179,7 +187,8 @@ export async function planSnapshot(
   const notes = [snapshotNote(snapshot, file, now), ...snapshot.notes, ...planNotes(desired, live, scope)];
   const digests = snapshot.emails === 'digest';
   const planned = diffWithin(digests ? withEmailDigests(desired) : desired, live, scope);
-  const plan = digests ? withEmailsRestored(planned, desired) : planned;
+  // What its deletes take of other kinds, counted in the snapshot's lists (unknown: not in it).
+  const plan = withTakes(digests ? withEmailsRestored(planned, desired) : planned, live);
   notes.push(...(plan.notes ?? []));
   const view = viewOf(plan, live, {
     panelUrl: snapshot.panelUrl,

@@ -6,6 +6,9 @@ import { readLive } from '../panel/index.js';
 import type { ReadKindName } from '../kinds/index.js';
 import { READ_ORDER, readOf } from '../kinds/reads.js';
 import { type PlanReads, readsForManifest } from '../plan/reads.js';
+import { diffWithin } from '../plan/diff.js';
+import { clientScope } from '../names.js';
+import { countTaken } from './takes.js';
 import type { JsonValue } from '../util.js';
 import { emailDigest, type KindReading, SNAPSHOT_FORMAT_VERSION, type Snapshot } from './snapshot-format.js';
 
@@ -32,13 +35,18 @@ export async function takeSnapshot(panel: PanelClient, options: SnapshotOptions 
       : readsForManifest(options.manifest.desired);
   const notes: string[] = [];
   const takenAt = (options.now ?? new Date()).toISOString();
-  const live = await readLive(panel, {
+  const first = await readLive(panel, {
     ...reads,
     ...(options.concurrency === undefined ? {} : { zoneConcurrency: options.concurrency }),
     onEvent: (event) => {
       if (event.type === 'note') notes.push(event.message);
     },
   });
+  // The lists a delete the manifest plans takes things of, as plan reads them (api/takes.ts).
+  const { live, read } =
+    options.manifest === undefined
+      ? { live: first, read: [] }
+      : await countTaken(panel, diffWithin(options.manifest.desired, first, clientScope(undefined)), first);
   const details = reads.details;
   const usernames = details === undefined ? [] : typeof details.usernames === 'function' ? [] : [...details.usernames];
   const withEmails = options.withEmails === true;
@@ -55,7 +63,7 @@ export async function takeSnapshot(panel: PanelClient, options: SnapshotOptions 
         fields: details === undefined ? [] : [...details.fields].sort(),
       },
       zones: [...new Set(reads.zones ?? [])].sort(),
-      kinds: kindsRead(reads, options.manifest !== undefined),
+      kinds: kindsRead(reads, options.manifest !== undefined, read),
     },
     live: withEmails ? live : digested(live),
     notes,
@@ -67,12 +75,20 @@ export async function takeSnapshot(panel: PanelClient, options: SnapshotOptions 
  * `needed`), and one whose snapshot names what it asked for thing by thing (`byThing`); any
  * other is not read, and says why.
  */
-function kindsRead(ask: PlanReads, withManifest: boolean): Snapshot['reads']['kinds'] {
+function kindsRead(
+  ask: PlanReads,
+  withManifest: boolean,
+  /** The kinds read beside the ask, for what a planned delete takes. */
+  taken: readonly string[],
+): Snapshot['reads']['kinds'] {
   const reason = withManifest ? 'the manifest it was taken for needs none' : 'it was taken without a manifest';
   const kinds: Partial<Record<ReadKindName, KindReading>> = {};
   for (const name of READ_ORDER) {
     const read = readOf(name);
-    kinds[name] = read.snapshot.byThing === true || read.needed(ask) ? { read: true } : { read: false, reason };
+    kinds[name] =
+      read.snapshot.byThing === true || read.needed(ask) || taken.includes(name)
+        ? { read: true }
+        : { read: false, reason };
   }
   return kinds as Snapshot['reads']['kinds'];
 }

@@ -21,6 +21,7 @@ import type { AnyKindRead } from './read.js';
 import type { AnyKindSection } from './section.js';
 import type { KindSecret } from './secret.js';
 import type { ManifestAskView, RunAsk } from './ask.js';
+import type { KindTakenWith, KindTakes, TakenWords } from './takes.js';
 
 /**
  * One resource kind, as its room describes it to the stages. `N` is its name (a change's `type`,
@@ -108,8 +109,11 @@ export interface Kind<
   readonly markedParts?: { marks(change: C): readonly PartMark[]; readonly item: string };
   /** The request as one line, when the kind says it shorter than its whole body; else undefined. */
   requestLine?(change: C): string;
-  /** ` with its 3 domains, mail, databases and files` after a delete that takes more; else ''. */
-  goesWith(change: C): string;
+  /**
+   * ` with its 3 domains, mail, databases and files` after a delete that takes more; else ''.
+   * `taken`: what the change's counts (Kind.takes) say it takes of other kinds (`3 mailboxes`), when it carries any.
+   */
+  goesWith(change: C, taken?: TakenWords): string;
   /** What a delete of the kind takes with it, as the Markdown's note on deletes says it; absent for a kind never deleted. */
   readonly deleteTakes?: string;
   /** What a kind's updates remove of what they hold (a zone's records), reviewed like deletes; absent when nothing. */
@@ -209,7 +213,24 @@ export interface Kind<
    * said in parentheses after its subject. Undefined: the common form.
    */
   partsLine?(change: C): string | undefined;
+
+  // --- Deletes that take data (issues 32, 33: ./takes.ts; plan/takes.ts counts, api/takes.ts reads) ---
+  /**
+   * When another kind's delete takes the kind's things with it (a client's its mailboxes and
+   * databases): which parents, whether that destroys data, its list's ask and how many one delete
+   * takes. Absent: its things are never counted with another's delete.
+   */
+  readonly takenWith?: KindTakenWith<PartOfRead<R>>;
+  /**
+   * What the kind's deletes take from under them (its owner, its domains) and how a change carries
+   * the counts of what goes with it (its plan document's `takes`). Absent: a kind whose deletes
+   * take no other kind's things.
+   */
+  readonly takes?: KindTakes<C>;
 }
+
+/** The part of the live panel a list read gives; never for a kind without one. */
+type PartOfRead<R> = R extends { readonly empty: infer P } ? P : never;
 
 // --- The core: changes and their weights ---
 

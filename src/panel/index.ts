@@ -40,6 +40,7 @@ export {
   readClientDetails,
   readLive,
   type ClientDetails,
+  type ReadAgain,
   type ReadLiveOptions,
 } from './read.js';
 export { readList } from './list-read.js';

@@ -26,6 +26,16 @@ export {
 export type ReadLiveOptions = ReadAsk & ReaderOptions;
 
 /**
+ * A read that adds to an earlier one (the lists a planned delete takes things of, read only then:
+ * api/takes.ts): only `kinds` are read (as the ask says), without GET /ping; every other kind's
+ * part is `live`'s.
+ */
+export interface ReadAgain {
+  readonly live: Live;
+  readonly kinds: readonly ReadKindName[];
+}
+
+/**
  * Reads the panel's state: GET /ping (URL, key, and a JSON API: `{"response":"pong"}`), then each
  * kind's list read (Kind.read) the ask needs, in waves: the kinds that need no other's records
  * first, concurrently, started in READ_ORDER (GET /hosting-plans, /clients and /domains: four
@@ -39,23 +49,16 @@ export type ReadLiveOptions = ReadAsk & ReaderOptions;
  * When GET /domains answers 404 or 405 (a panel without the list endpoint), the manifest's
  * domains are looked up by name instead and their part is not `complete`. With `details`, the
  * managed fields GET /clients leaves out are read one client at a time (readClientDetails):
- * no request more when the list carries them.
+ * no request more when the list carries them. With `again`, only its kinds are read (no GET
+ * /ping), beside the parts of the read it adds to.
  */
-export async function readLive(client: PanelClient, options: ReadLiveOptions): Promise<Live> {
-  const pong = await client.get('/ping');
-  if (!isRecord(pong) || pong.response !== 'pong') {
-    throw new ProvisionError(
-      'panel_contract',
-      `${client.describe('GET', '/ping')}: expected {"response":"pong"}, got ${shape(pong)}`,
-      {
-        hint: 'check that --url / PROVISION_URL points at the panel API',
-      },
-    );
-  }
+export async function readLive(client: PanelClient, options: ReadLiveOptions, again?: ReadAgain): Promise<Live> {
+  if (again === undefined) await ping(client);
   const panel = listReader(client, options);
-  const parts: Partial<Record<ReadKindName, unknown>> = {};
+  const parts: Partial<Record<ReadKindName, unknown>> = again === undefined ? {} : { ...again.live };
   const soFar = parts as unknown as Live;
-  let left: readonly ReadKindName[] = READ_ORDER;
+  let left: readonly ReadKindName[] =
+    again === undefined ? READ_ORDER : READ_ORDER.filter((name) => again.kinds.includes(name));
   while (left.length > 0) {
     const wave = left.filter((name) => readOf(name).after.every((before) => !left.includes(before)));
     if (wave.length === 0) throw new Error(`the kinds' reads wait for each other: ${left.join(', ')}`);
@@ -68,7 +71,7 @@ export async function readLive(client: PanelClient, options: ReadLiveOptions): P
           : Promise.resolve(undefined);
       }),
     );
-    wave.forEach((name, i) => (parts[name] = read[i]?.part ?? readOf(name).empty));
+    wave.forEach((name, i) => (parts[name] = read[i]?.part ?? parts[name] ?? readOf(name).empty));
     for (const [i, name] of wave.entries()) {
       if (read[i] !== undefined) await readOf(name).check?.(parts[name] as never, panel, options, soFar);
     }
@@ -78,4 +81,18 @@ export async function readLive(client: PanelClient, options: ReadLiveOptions): P
     }
   }
   return parts as Live;
+}
+
+/** GET /ping: the URL, the key, and a JSON API (`{"response":"pong"}`), else a contract error. */
+async function ping(client: PanelClient): Promise<void> {
+  const pong = await client.get('/ping');
+  if (!isRecord(pong) || pong.response !== 'pong') {
+    throw new ProvisionError(
+      'panel_contract',
+      `${client.describe('GET', '/ping')}: expected {"response":"pong"}, got ${shape(pong)}`,
+      {
+        hint: 'check that --url / PROVISION_URL points at the panel API',
+      },
+    );
+  }
 }

@@ -3,6 +3,7 @@ import { type FactIndex, kindOf } from '../kinds/index.js';
 import type { Fact } from '../kinds/facts.js';
 import { sha256Hex } from '../util.js';
 import { LiveIndex } from './live-index.js';
+import { takesFacts } from './takes.js';
 import type { Change, Plan } from './types.js';
 
 /**
@@ -14,9 +15,14 @@ import type { Change, Plan } from './types.js';
  * lists) and hashes them.
  */
 
-/** The facts one change depends on, as its kind's room states them (each room's facts.ts). */
-function factsOf(change: Change): readonly Fact<FactIndex>[] {
-  return kindOf(change).facts(change);
+/**
+ * The facts one change depends on, as its kind's room states them (each room's facts.ts), and
+ * what a delete takes of other kinds, when it counted it (takes.ts).
+ */
+function factsOf(change: Change): readonly (Fact<FactIndex> | Fact<{ readonly live: Live }>)[] {
+  const own = kindOf(change).facts(change);
+  const takes = takesFacts(change);
+  return takes.length === 0 ? own : [...own, ...takes];
 }
 
 /** The panel facts the plan depends on, as `key -> value`, read from `live`. */

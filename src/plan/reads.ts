@@ -2,6 +2,7 @@ import { type Desired, NO_PRUNE } from '../manifest/types.js';
 import type { Plan } from './types.js';
 import { KIND_NAMES, KINDS, kindOf, type ReadAsk, SECTION_KINDS, type SectionKind } from '../kinds/index.js';
 import type { ManifestAskView, RunAsk } from '../kinds/ask.js';
+import { takesReadAgain } from './takes.js';
 import { type ClientScope, clientScope } from '../names.js';
 import { isRecord } from '../util.js';
 
@@ -59,6 +60,8 @@ export function readsForSavedPlan(plan: Plan): PlanReads {
   const listAsks = new Map(SECTION_KINDS.map((kind) => [kind.name, kind.section.asks]));
   for (const change of plan.changes) {
     mergeAsk(ask, kindOf(change).readsAgain(change));
+    // A delete's counts of what it takes are checked against the lists they were counted in.
+    for (const part of takesReadAgain(change)) mergeAsk(ask, part);
     const listAsk = listAsks.get(change.type);
     if (listAsk !== undefined) mergeAsk(ask, listAsk);
   }

@@ -7,41 +7,44 @@ const require = createRequire(import.meta.url);
 "use strict";
 export const validate = validate20;
 export default validate20;
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://raw.githubusercontent.com/panel-provision/panel-provision/main/schemas/plan.schema.json","title":"panel-provision plan","description":"What `provision plan` found: the changes apply would send, in order, and what it will not change. `--format json` prints it and `--out FILE` saves it (the same document); `provision apply FILE` applies exactly a saved one, after checking it against the panel. It never holds the API key or a password. Fields a newer minor version adds are allowed beside these.","type":"object","required":["format_version","panel_url","manifest","manifest_sha256","fingerprint","plan_sha256","changes","conflicts","unknowns","unmanaged","notes","summary"],"properties":{"format_version":{"title":"a \"major.minor\" version","description":"The document's format. A reader accepts any minor of its own major (newer minors only add fields) and refuses a newer major. 2.0: updates and deletes; `unknowns` replaces 1.x's `drift` (a client on another plan is now an update). 2.1: a domain's settings (a create's `settings`, a domain's update, a domain's unknowns). 2.2: a domain's DNS zone (`type: \"dns_zone\"`, an update), conflicts with `dns`; hosting plans (`type: \"hosting_plan\"`: create, update, delete). 2.3: `manifest_parts` (a manifest directory) and `scope` (a plan made with --clients). 2.4: a client create's `send_login_credentials`, a subdomain create's `parent_domain`, and a conflict of a zone as apply would leave it (`dns: \"records\"`, `rule`). 2.5: mailboxes, databases and FTP users (`type: \"mailbox\"`, `\"database\"`, `\"ftp_user\"`: create, update, delete), their conflicts and unknowns (`mailbox`, `database`, `ftp_user`).","type":"string","pattern":"^[0-9]+\\.[0-9]+$"},"panel_url":{"title":"the panel's API base URL","description":"The panel the plan was made against (…/api/v2); apply refuses to send it to another.","type":"string","pattern":"."},"manifest":{"title":"the manifest's path","description":"The manifest's path as the user gave it (`-` for standard input), for people; apply never opens it.","type":"string"},"manifest_sha256":{"title":"a sha256 in hex","description":"sha256 of the manifest file's bytes, in lowercase hex; for a manifest directory, of its parts' digests: one line `<sha256>  <name>` per part (its name in the directory), in name order, as sha256sum prints them inside it: the same however the directory's path was typed.","type":"string","pattern":"^[0-9a-f]{64}$"},"manifest_parts":{"title":"the parts of a manifest directory","description":"Present when the manifest is a directory: each part (its path as the plan named it) with the sha256 of its bytes, in the order they were read.","type":"array","minItems":1,"items":{"type":"object","additionalProperties":false,"required":["file","sha256"],"properties":{"file":{"title":"a part's path","type":"string","minLength":1},"sha256":{"title":"a sha256 in hex","type":"string","pattern":"^[0-9a-f]{64}$"}}}},"scope":{"title":"the scope of a scoped plan","description":"Present when the plan was made with --clients: only clients whose username matches one of these glob patterns (`*` any run of characters, `?` one), their domains and zones were planned; prune acted within them; hosting plans were left alone.","type":"object","additionalProperties":false,"required":["clients"],"properties":{"clients":{"type":"array","minItems":1,"items":{"title":"a username pattern","type":"string","minLength":1}}}},"fingerprint":{"title":"a \"sha256:<hex>\" fingerprint","description":"sha256 over exactly the panel facts the plan depends on: for each create, that the client or domain is still absent (and the owner it is added to, and the hosting plan it names); for each update, that the client or domain is still there with the values the plan shows as `before` (and, for a domain, each nested object it sends whole is as it was, keys no manifest manages included); for each delete, that the record is still there, under the same id and owner, and (for a client) with as many domains as the plan says go with it. Apply re-reads the panel and refuses a plan whose facts changed (exit 3): it would no longer do what was reviewed.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"plan_sha256":{"title":"a \"sha256:<hex>\" digest","description":"sha256 over the whole document except this field (object keys sorted), so a file edited after it was made is refused. It catches edits, not forgery: anyone can recompute it.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"changes":{"title":"the changes","description":"What apply sends, each change after the ones it depends on.","type":"array","items":{"$ref":"#/$defs/change"}},"conflicts":{"title":"the conflicts","description":"What apply cannot do as the manifest says: manifest domains that another client owns on the panel, and domains to delete whose subdomains stay (`subdomains`). Plan and apply fail while there is one. A hosting plan's conflict names the plan (`hosting_plan`).","type":"array","items":{"oneOf":[{"type":"object","additionalProperties":false,"required":["domain","client","owner"],"properties":{"domain":{"type":"string","description":"The domain (ASCII form)."},"client":{"type":"string","description":"The client the manifest gives it to."},"owner":{"type":"string","description":"Its owner on the panel: a username, or `#<id>` when the owner is not a client (an administrator)."},"subdomains":{"type":"array","items":{"type":"string"},"description":"The domain's subdomains on the panel that no change deletes: they block its delete."},"dns":{"enum":["subdomain","disabled"],"description":"The domain's `dns` cannot be managed: it is a subdomain on the panel (its records live in its parent's zone), or the panel serves no DNS for it (is_dns_disabled)."}}},{"type":"object","additionalProperties":false,"required":["domain","client","owner","dns","rule","record"],"description":"A domain's zone the manifest would leave broken (checked as it would be after apply): a CNAME at the apex (`cname_at_apex`), a CNAME beside other records at its host (`cname_beside`), two SPF records at one host (`two_spf`), an MX or NS whose target is a CNAME of the zone (`target_is_cname`). `record` is the manifest's; `other` the record it meets, the manifest's when it has `index`, else the panel's.","properties":{"domain":{"type":"string"},"client":{"type":"string"},"owner":{"type":"string"},"dns":{"const":"records"},"rule":{"enum":["cname_at_apex","cname_beside","two_spf","target_is_cname"]},"record":{"type":"object","additionalProperties":false,"required":["host","type","value","index"],"properties":{"host":{"type":"string"},"type":{"type":"string"},"value":{"type":"string"},"index":{"type":"integer","minimum":0,"description":"Its place in the domain's `dns.records` (from 0)."}}},"other":{"type":"object","additionalProperties":false,"required":["host","type","value"],"properties":{"host":{"type":"string"},"type":{"type":"string"},"value":{"type":"string"},"index":{"type":"integer","minimum":0,"description":"Its place in the domain's `dns.records` (from 0)."}}}}},{"type":"object","additionalProperties":false,"required":["mailbox","client","owner"],"properties":{"mailbox":{"type":"string","description":"The mailbox's address (ASCII form, lowercase)."},"client":{"type":"string","description":"The client the manifest lists it under."},"owner":{"type":"string","description":"The client the panel has its domain under (a username, or #<id>)."}}},{"type":"object","additionalProperties":false,"required":["database","client","reason"],"properties":{"database":{"type":"string","description":"The database's name."},"client":{"type":"string","description":"The client the manifest gives it to."},"reason":{"enum":["owner","rename"],"description":"owner: the panel has the name under another client; rename: the manifest gives it a user other than the panel's, or a user another database has."},"owner":{"type":"string","description":"Its owner on the panel (reason owner): a username, or `#<id>` when the owner is not a client."},"user":{"type":"string","description":"The user the manifest gives (reason rename)."},"panel_user":{"type":"string","description":"The user the panel holds for it (a changed user)."},"held_by":{"type":"string","description":"The database on the panel that has the user (a new database)."}}},{"type":"object","additionalProperties":false,"required":["ftp_user","client"],"properties":{"ftp_user":{"type":"string","description":"The FTP user's name."},"client":{"type":"string","description":"The client the manifest lists it under."},"owner":{"type":"string","description":"Its owner on the panel: a username, or `#<id>` when the owner is not a client; left out when the panel's record does not say."}}},{"type":"object","additionalProperties":false,"required":["hosting_plan"],"description":"A hosting plan that cannot be changed as the manifest says: clients are on it (`clients`), the client list does not say who is (`use_unknown`), or the panel's record lacks managed keys (`lacking`).","properties":{"hosting_plan":{"type":"string"},"clients":{"type":"array","items":{"type":"string"}},"use_unknown":{"const":true},"lacking":{"type":"array","items":{"type":"string"}}}}]}},"unknowns":{"title":"the unknowns","description":"Managed fields the panel shows nowhere: a client's (not in GET /clients, not in GET /clients/{id}), or a domain's setting its record in GET /domains lacks (`domain` set): neither compared nor sent.","type":"array","items":{"type":"object","additionalProperties":false,"required":["client","field"],"properties":{"mailbox":{"type":"string","description":"A mailbox's field its record in GET /emails lacks: the mailbox's address."},"database":{"type":"string","description":"A database's field its record in GET /databases lacks: the database's name."},"ftp_user":{"type":"string","description":"An FTP user's field its record in GET /ftp-users lacks: the FTP user's name."},"client":{"type":"string"},"domain":{"$ref":"#/$defs/domain"},"field":{"enum":["plan","email","suspended","language","php_version","https.lets_encrypt","https.force","https.hsts","redirect","quota","aliases","forwardings","keep_copies","catch_all","description","remote_hosts","description","home","description"]},"keys":{"description":"A domain's setting: the panel's keys that do not read (`security.hsts_preload`; the object's name when the record lacks it).","type":"array","items":{"type":"string"}}},"if":{"required":["domain"],"properties":{"domain":true}},"then":{"properties":{"field":{"$ref":"#/$defs/setting"}}},"else":{"properties":{"field":{"enum":["plan","email","suspended","language"]}}}}},"unmanaged":{"title":"what the panel has and the manifest does not list","description":"Counts; the names only when the plan was made with --show-unmanaged (they may be other customers'). The panel's system domains are never counted.","type":"object","additionalProperties":false,"required":["clients","domains"],"properties":{"clients":{"type":"integer","minimum":0},"client_names":{"type":"array","items":{"type":"string"}},"domains":{"type":["integer","null"],"minimum":0,"description":"null when the panel cannot list domains."},"domain_names":{"type":["array","null"],"items":{"type":"string"}},"hosting_plans":{"type":"integer","minimum":0,"description":"The panel's hosting plans the manifest does not list and no change deletes (prune passes over those clients are on); only when the manifest defines plans."},"hosting_plan_names":{"type":"array","items":{"type":"string"}}}},"notes":{"title":"notes","description":"Sentences about how the panel was read (a fallback, a partial list), for people.","type":"array","items":{"type":"string"}},"warnings":{"title":"warnings","description":"Warnings found beside the plan (a mass create or delete, what looks like a rename), for people.","type":"array","items":{"type":"string"}},"summary":{"title":"the summary","description":"How many changes of each action (`create`, `update`, `delete`: a client's delete is one, whatever goes with it), and how many conflicts and unknowns.","type":"object","additionalProperties":{"type":"integer","minimum":0}}},"$defs":{"username":{"title":"a valid username","type":"string","pattern":"^[a-z][a-z0-9_-]*$"},"domain":{"title":"a lowercase ASCII domain name","type":"string","pattern":"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},"setting":{"title":"a domain setting's dotted name","enum":["php_version","https.lets_encrypt","https.force","https.hsts","redirect"]},"hsts":{"title":"HSTS on","description":"What a manifest may give (a create's `settings`, an update's `after`): max_age 0 or more.","type":"object","additionalProperties":false,"required":["max_age","include_subdomains","preload"],"properties":{"max_age":{"title":"0 or more","type":"integer","minimum":0},"include_subdomains":{"type":"boolean"},"preload":{"type":"boolean"}}},"hstsRead":{"title":"HSTS on, as the panel holds it","description":"Any max_age the panel holds (an update's `before`).","type":"object","additionalProperties":false,"required":["max_age","include_subdomains","preload"],"properties":{"max_age":{"type":"integer"},"include_subdomains":{"type":"boolean"},"preload":{"type":"boolean"}}},"redirect":{"title":"forwarding to a URL","description":"What a manifest may give (a create's `settings`, an update's `after`): status 301 or 302; `to` an absolute http(s) URL (checked when the plan is read).","type":"object","additionalProperties":false,"required":["to","status"],"properties":{"to":{"type":"string"},"status":{"title":"301 or 302","enum":[301,302]}}},"redirectRead":{"title":"forwarding to a URL, as the panel holds it","description":"Any URL and forwarding type the panel holds (an update's `before`).","type":"object","additionalProperties":false,"required":["to","status"],"properties":{"to":{"type":"string"},"status":{"type":"integer"}}},"settingValues":{"title":"settings by their dotted names","description":"In the manifest's terms: `php_version` a version or \"default\", `https.lets_encrypt` and `https.force` booleans, `https.hsts` and `redirect` false (off) or an object.","type":"object","additionalProperties":false,"minProperties":1,"properties":{"php_version":{"$ref":"#/$defs/phpVersion"},"https.lets_encrypt":{"type":"boolean"},"https.force":{"type":"boolean"},"https.hsts":{"oneOf":[{"const":false},{"$ref":"#/$defs/hsts"}]},"redirect":{"oneOf":[{"const":false},{"$ref":"#/$defs/redirect"}]}}},"settingChange":{"type":"object","additionalProperties":false,"required":["field","before","after"],"description":"A setting that differs, in the manifest's terms (see settingValues). `before` is the panel's value, whatever it holds (`true` for HSTS or forwarding on whose details do not read); `after` one a manifest may give.","properties":{"field":{"$ref":"#/$defs/setting"},"before":true,"after":true},"allOf":[{"if":{"properties":{"field":{"const":"php_version"}}},"then":{"properties":{"before":{"type":"string"},"after":{"$ref":"#/$defs/phpVersion"}}}},{"if":{"properties":{"field":{"enum":["https.lets_encrypt","https.force"]}}},"then":{"properties":{"before":{"type":"boolean"},"after":{"type":"boolean"}}}},{"if":{"properties":{"field":{"const":"https.hsts"}}},"then":{"properties":{"before":{"oneOf":[{"type":"boolean"},{"$ref":"#/$defs/hstsRead"}]},"after":{"oneOf":[{"const":false},{"$ref":"#/$defs/hsts"}]}}}},{"if":{"properties":{"field":{"const":"redirect"}}},"then":{"properties":{"before":{"oneOf":[{"type":"boolean"},{"$ref":"#/$defs/redirectRead"}]},"after":{"oneOf":[{"const":false},{"$ref":"#/$defs/redirect"}]}}}}]},"phpVersion":{"title":"a PHP version","description":"MAJOR.MINOR, or \"default\": the panel's default.","type":"string","pattern":"^([0-9]{1,3}\\.[0-9]{1,3}|default)$"},"recordOp":{"type":"object","additionalProperties":false,"required":["op","host","type","value","ttl"],"description":"One record's change: `add`, `remove` (with the TTL it has), or `update` of its TTL (`ttl_before`). Host relative to the zone (`@` its apex), type upper-case.","properties":{"op":{"enum":["add","remove","update"]},"host":{"type":"string"},"type":{"type":"string"},"value":{"type":"string"},"ttl":{"type":"integer","minimum":0},"ttl_before":{"type":"integer","minimum":0}}},"mailboxAddress":{"title":"a mailbox address in lowercase ASCII","type":"string","pattern":"^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},"mailboxValues":{"type":"object","additionalProperties":false,"description":"A mailbox's fields in the manifest's names and terms: quota in bytes (0: unlimited), aliases and forwardings as whole addresses in lowercase ASCII.","properties":{"quota":{"type":"integer","minimum":0},"aliases":{"type":"array","items":{"$ref":"#/$defs/mailboxAddress"}},"forwardings":{"type":"array","items":{"$ref":"#/$defs/mailboxAddress"}},"keep_copies":{"type":"boolean"},"catch_all":{"type":"boolean"},"description":{"type":"string"}}},"mailboxFieldChange":{"description":"One field that differs, in the manifest's names and terms (`quota` in bytes; `aliases` and `forwardings` whole lists, sorted).","oneOf":[{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"quota"},"before":{"type":"integer","minimum":0},"after":{"type":"integer","minimum":0}}},{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"aliases"},"before":{"type":"array","items":{"$ref":"#/$defs/mailboxAddress"}},"after":{"type":"array","items":{"$ref":"#/$defs/mailboxAddress"}}}},{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"forwardings"},"before":{"type":"array","items":{"$ref":"#/$defs/mailboxAddress"}},"after":{"type":"array","items":{"$ref":"#/$defs/mailboxAddress"}}}},{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"keep_copies"},"before":{"type":"boolean"},"after":{"type":"boolean"}}},{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"catch_all"},"before":{"type":"boolean"},"after":{"type":"boolean"}}},{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"description"},"before":{"type":"string"},"after":{"type":"string"}}}]},"databaseName":{"title":"a database name","type":"string","pattern":"^[a-z0-9_]{1,64}$"},"remoteHost":{"title":"a remote host in comparison form (an IP address, a CIDR network, a lowercase ASCII host name)","type":"string","minLength":1},"databaseValues":{"type":"object","additionalProperties":false,"description":"A database's fields in the manifest's names and terms: remote_hosts sorted, each once ([]: local only).","properties":{"remote_hosts":{"type":"array","items":{"$ref":"#/$defs/remoteHost"}},"description":{"type":"string"}}},"databaseFieldChange":{"description":"One field that differs, in the manifest's names and terms (`remote_hosts` whole lists, sorted).","oneOf":[{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"remote_hosts"},"before":{"type":"array","items":{"$ref":"#/$defs/remoteHost"}},"after":{"type":"array","items":{"$ref":"#/$defs/remoteHost"}}}},{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"description"},"before":{"type":"string"},"after":{"type":"string"}}}]},"ftpUserName":{"title":"an FTP user name","type":"string","pattern":"^[a-z0-9][a-z0-9._-]{0,63}$"},"ftpUserValues":{"type":"object","additionalProperties":false,"required":["home"],"description":"An FTP user's fields in the manifest's names: its home from the client's home (/www when the manifest gives none), its description.","properties":{"home":{"type":"string","pattern":"^/(www|files)(/.*)?$"},"description":{"type":"string"}}},"ftpUserFieldChange":{"oneOf":[{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"home"},"before":{"type":"string"},"after":{"type":"string"}}},{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"description"},"before":{"type":"string"},"after":{"type":"string"}}}]},"planName":{"title":"a hosting plan's name","type":"string","minLength":1},"planObjects":{"type":"object","additionalProperties":false,"description":"The plan's managed keys by object, in the panel's own names and values.","properties":{"resources":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}},"permissions":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}},"php":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}},"php_fpm":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}}}},"changeId":{"title":"a change id","type":"string","pattern":"^(client|domain|dns_zone|mailbox|database|ftp_user|hosting_plan):."},"id":{"title":"a whole number","type":"integer","minimum":1},"change":{"title":"a change","description":"One call to the panel and why. `request` is exactly what apply sends; a domain's `id_user` (and a subdomain's `id_parent_domain`) is null there until its client (its parent) is created in the same run.","type":"object","required":["id","action","type","name","reason","depends_on","request"],"properties":{"action":{"title":"\"create\", \"update\" or \"delete\"","enum":["create","update","delete"]},"type":{"title":"\"client\", \"domain\", \"dns_zone\", \"mailbox\", \"database\", \"ftp_user\" or \"hosting_plan\"","enum":["client","domain","dns_zone","mailbox","database","ftp_user","hosting_plan"]},"reason":{"type":"string","description":"Why the change is in the plan, for people."},"depends_on":{"type":"array","description":"The changes that must succeed first (listed before this one).","items":{"$ref":"#/$defs/changeId"}},"request":{"type":"object","description":"The HTTP call: method, path relative to panel_url, JSON body (null for a DELETE).","additionalProperties":false,"required":["method","path","body"],"properties":{"method":{"enum":["POST","PUT","DELETE"]},"path":{"type":"string"},"body":{"type":["object","null"]}}}},"allOf":[{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":[],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"hosting_plan":{"type":"object","description":"The hosting plan, resolved by name to its id when the plan was made; absent: the panel's default resources.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"type":["integer","null"],"minimum":1,"description":"The plan's id; null for a plan the same run creates (the change then depends on its create; the id comes from its answer)."}}},"email":{"type":"string"},"suspended":{"type":"boolean"},"language":{"type":"string"},"send_login_credentials":{"type":"boolean","description":"Whether the panel mails the new client its login (the request's `send_login_credentials`); absent in files of format 2.3 or older."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The fields that differ: the request sends only these.","items":{"type":"object","additionalProperties":false,"required":["field","before","after"],"description":"A managed field that differs, in the manifest's terms: `plan` by name (null: none), `email` (null: none), `suspended`, `language` (null: none).","properties":{"field":{"enum":["plan","email","suspended","language"]},"before":{"type":["string","boolean","null"]},"after":{"type":["string","boolean"]}}}},"hosting_plan":{"type":"object","description":"The hosting plan it moves to, when `plan` is among the fields.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"type":["integer","null"],"minimum":1,"description":"The plan's id; null for a plan the same run creates (the change then depends on its create; the id comes from its answer)."}}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","domains","domain_names"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"domains":{"type":["integer","null"],"minimum":0,"description":"How many of its domains go with it (system domains not counted): the panel deletes them with the client, and its mail, databases and files. null when the panel cannot list domains: then how many is unknown, and apply needs --allow-mass-delete."},"domain_names":{"type":["array","null"],"items":{"type":"string"},"description":"The domains that go with it, sorted (null when the panel cannot list them): a saved plan is stale once they differ."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["client","client_id"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number or null","description":"The owner's id when it exists already; null when it is created in the same run.","type":["integer","null"],"minimum":1},"parent":{"$ref":"#/$defs/domain"},"parent_domain":{"type":"object","description":"The domain it is a subdomain of (the nearest enclosing domain of the same client): the request's `id_parent_domain`. Absent: a top-level domain.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"$ref":"#/$defs/domain"},"id":{"type":["integer","null"],"minimum":1,"description":"The parent's id on the panel; null for a parent the same run creates (the change then depends on its create; the id comes from its answer, and the request's `id_parent_domain` is null until then)."}}},"settings":{"$ref":"#/$defs/settingValues","description":"The settings the manifest gives, sent in the same POST."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["domain_id","client","client_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"domain_id":{"title":"a whole number","$ref":"#/$defs/id"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The owner's id on the panel.","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The settings that differ. The request sends only the top-level keys they touch (`php_version`, `security`, `target`), each nested object whole: as read, with the managed keys changed.","items":{"$ref":"#/$defs/settingChange"}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["domain_id","client","client_id","subdomains"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"domain_id":{"title":"a whole number","$ref":"#/$defs/id"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"subdomains":{"type":"array","items":{"type":"string"},"description":"Its subdomains on the panel (same owner), sorted, each deleted first by this plan: a saved plan is stale once they differ."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"dns_zone"}}},"then":{"additionalProperties":false,"required":["client","domain_id","records","prune","keep","makes_custom","zone_digest"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"client":{"$ref":"#/$defs/username"},"domain_id":{"type":["integer","null"],"minimum":1,"description":"The domain's id; null when the domain is created in the same run (its zone is read after its POST, and the request's id and records are known after apply)."},"records":{"type":"array","items":{"$ref":"#/$defs/recordOp"},"description":"The record changes; for a new domain, its records as adds."},"prune":{"type":"boolean","description":"Unlisted records go (except `keep` matches, and the apex NS records unless the manifest lists some)."},"keep":{"type":"array","items":{"type":"string"}},"makes_custom":{"type":"boolean","description":"The zone is not custom yet: this PUT makes it custom (the panel stops regenerating its default records)."},"zone_digest":{"type":["string","null"],"pattern":"^sha256:[0-9a-f]{64}$","description":"sha256 over the zone as the plan read it (SOA, DKIM record, records); apply reads the zone again and sends nothing to it when it differs. null for a new domain."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"mailbox"}}},"then":{"additionalProperties":false,"required":["client","client_id","domain","values"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/mailboxAddress"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number or null","description":"The owner's id when it exists already; null when it is created in the same run.","type":["integer","null"],"minimum":1},"domain":{"$ref":"#/$defs/domain"},"values":{"$ref":"#/$defs/mailboxValues","description":"The fields the manifest gives, sent in the same POST (the password made here is added when it is sent, never written here)."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"mailbox"}}},"then":{"additionalProperties":false,"required":["client","mailbox_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/mailboxAddress"},"client":{"$ref":"#/$defs/username"},"mailbox_id":{"$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The fields that differ; the PUT sends only them.","items":{"$ref":"#/$defs/mailboxFieldChange"}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"mailbox"}}},"then":{"additionalProperties":false,"required":["client","mailbox_id","destroys_data"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/mailboxAddress"},"client":{"$ref":"#/$defs/username"},"mailbox_id":{"$ref":"#/$defs/id"},"destroys_data":{"const":true,"description":"A mailbox's delete destroys the mail stored in it."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"database"}}},"then":{"additionalProperties":false,"required":["client","client_id","user","values"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/databaseName"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number or null","description":"The owner's id when it exists already; null when it is created in the same run.","type":["integer","null"],"minimum":1},"user":{"title":"a database user","type":"string","pattern":"^[a-z0-9_]{1,32}$"},"values":{"$ref":"#/$defs/databaseValues","description":"The fields the manifest gives, sent in the same POST (the password made here is added when it is sent, never written here)."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"database"}}},"then":{"additionalProperties":false,"required":["client","database_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/databaseName"},"client":{"$ref":"#/$defs/username"},"database_id":{"$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The fields that differ; the PUT sends only them.","items":{"$ref":"#/$defs/databaseFieldChange"}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"database"}}},"then":{"additionalProperties":false,"required":["client","database_id","destroys_data"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/databaseName"},"client":{"$ref":"#/$defs/username"},"database_id":{"$ref":"#/$defs/id"},"destroys_data":{"const":true,"description":"A database's delete destroys the data stored in it."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"ftp_user"}}},"then":{"additionalProperties":false,"required":["client","client_id","values"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/ftpUserName"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number or null","description":"The owner's id when it exists already; null when it is created in the same run.","type":["integer","null"],"minimum":1},"values":{"$ref":"#/$defs/ftpUserValues","description":"The fields sent in the same POST (the password made here is added when it is sent, never written here)."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"ftp_user"}}},"then":{"additionalProperties":false,"required":["client","ftp_user_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/ftpUserName"},"client":{"$ref":"#/$defs/username"},"ftp_user_id":{"$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The fields that differ; the PUT sends only them.","items":{"$ref":"#/$defs/ftpUserFieldChange"}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"ftp_user"}}},"then":{"additionalProperties":false,"required":["client","ftp_user_id"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/ftpUserName"},"client":{"$ref":"#/$defs/username"},"ftp_user_id":{"$ref":"#/$defs/id"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["objects"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"objects":{"$ref":"#/$defs/planObjects"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["plan_id","fields","clients"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"plan_id":{"title":"a whole number","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The managed keys that differ (`resources.disk_space`): the request sends only the objects they touch, each whole as read with the managed keys changed.","items":{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"type":"string","pattern":"^(resources|permissions|php|php_fpm)\\.."},"before":true,"after":{"type":["number","boolean","string","null"]}}}},"clients":{"type":["integer","null"],"minimum":0,"description":"How many clients are on the plan; they keep their copied values (the panel copies a plan when it is assigned). null: the panel does not say."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["plan_id","leaving"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"plan_id":{"title":"a whole number","$ref":"#/$defs/id"},"leaving":{"type":"array","items":{"type":"string"},"description":"The clients on the plan when the plan was made that the same plan deletes or moves off (sorted): a saved plan is stale once who is on it differs."}}}}]}}};
-const schema56 = {"title":"a domain setting's dotted name","enum":["php_version","https.lets_encrypt","https.force","https.hsts","redirect"]};
-const schema38 = {"title":"a lowercase ASCII domain name","type":"string","pattern":"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://raw.githubusercontent.com/panel-provision/panel-provision/main/schemas/plan.schema.json","title":"panel-provision plan","description":"What `provision plan` found: the changes apply would send, in order, and what it will not change. `--format json` prints it and `--out FILE` saves it (the same document); `provision apply FILE` applies exactly a saved one, after checking it against the panel. It never holds the API key or a password. Fields a newer minor version adds are allowed beside these.","type":"object","required":["format_version","panel_url","manifest","manifest_sha256","fingerprint","plan_sha256","changes","conflicts","unknowns","unmanaged","notes","summary"],"properties":{"format_version":{"title":"a \"major.minor\" version","description":"The document's format. A reader accepts any minor of its own major (newer minors only add fields) and refuses a newer major. 2.0: updates and deletes; `unknowns` replaces 1.x's `drift` (a client on another plan is now an update). 2.1: a domain's settings (a create's `settings`, a domain's update, a domain's unknowns). 2.2: a domain's DNS zone (`type: \"dns_zone\"`, an update), conflicts with `dns`; hosting plans (`type: \"hosting_plan\"`: create, update, delete). 2.3: `manifest_parts` (a manifest directory) and `scope` (a plan made with --clients). 2.4: a client create's `send_login_credentials`, a subdomain create's `parent_domain`, and a conflict of a zone as apply would leave it (`dns: \"records\"`, `rule`). 2.5: mailboxes, databases and FTP users (`type: \"mailbox\"`, `\"database\"`, `\"ftp_user\"`: create, update, delete), their conflicts and unknowns (`mailbox`, `database`, `ftp_user`), and what a client's or a domain's delete takes of them (`takes`, `destroys_data`).","type":"string","pattern":"^[0-9]+\\.[0-9]+$"},"panel_url":{"title":"the panel's API base URL","description":"The panel the plan was made against (…/api/v2); apply refuses to send it to another.","type":"string","pattern":"."},"manifest":{"title":"the manifest's path","description":"The manifest's path as the user gave it (`-` for standard input), for people; apply never opens it.","type":"string"},"manifest_sha256":{"title":"a sha256 in hex","description":"sha256 of the manifest file's bytes, in lowercase hex; for a manifest directory, of its parts' digests: one line `<sha256>  <name>` per part (its name in the directory), in name order, as sha256sum prints them inside it: the same however the directory's path was typed.","type":"string","pattern":"^[0-9a-f]{64}$"},"manifest_parts":{"title":"the parts of a manifest directory","description":"Present when the manifest is a directory: each part (its path as the plan named it) with the sha256 of its bytes, in the order they were read.","type":"array","minItems":1,"items":{"type":"object","additionalProperties":false,"required":["file","sha256"],"properties":{"file":{"title":"a part's path","type":"string","minLength":1},"sha256":{"title":"a sha256 in hex","type":"string","pattern":"^[0-9a-f]{64}$"}}}},"scope":{"title":"the scope of a scoped plan","description":"Present when the plan was made with --clients: only clients whose username matches one of these glob patterns (`*` any run of characters, `?` one), their domains and zones were planned; prune acted within them; hosting plans were left alone.","type":"object","additionalProperties":false,"required":["clients"],"properties":{"clients":{"type":"array","minItems":1,"items":{"title":"a username pattern","type":"string","minLength":1}}}},"fingerprint":{"title":"a \"sha256:<hex>\" fingerprint","description":"sha256 over exactly the panel facts the plan depends on: for each create, that the client or domain is still absent (and the owner it is added to, and the hosting plan it names); for each update, that the client or domain is still there with the values the plan shows as `before` (and, for a domain, each nested object it sends whole is as it was, keys no manifest manages included); for each delete, that the record is still there, under the same id and owner, and (for a client) with as many domains as the plan says go with it, and (`takes`) as many things of other kinds. Apply re-reads the panel and refuses a plan whose facts changed (exit 3): it would no longer do what was reviewed.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"plan_sha256":{"title":"a \"sha256:<hex>\" digest","description":"sha256 over the whole document except this field (object keys sorted), so a file edited after it was made is refused. It catches edits, not forgery: anyone can recompute it.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"changes":{"title":"the changes","description":"What apply sends, each change after the ones it depends on.","type":"array","items":{"$ref":"#/$defs/change"}},"conflicts":{"title":"the conflicts","description":"What apply cannot do as the manifest says: manifest domains that another client owns on the panel, and domains to delete whose subdomains stay (`subdomains`). Plan and apply fail while there is one. A hosting plan's conflict names the plan (`hosting_plan`).","type":"array","items":{"oneOf":[{"type":"object","additionalProperties":false,"required":["domain","client","owner"],"properties":{"domain":{"type":"string","description":"The domain (ASCII form)."},"client":{"type":"string","description":"The client the manifest gives it to."},"owner":{"type":"string","description":"Its owner on the panel: a username, or `#<id>` when the owner is not a client (an administrator)."},"subdomains":{"type":"array","items":{"type":"string"},"description":"The domain's subdomains on the panel that no change deletes: they block its delete."},"dns":{"enum":["subdomain","disabled"],"description":"The domain's `dns` cannot be managed: it is a subdomain on the panel (its records live in its parent's zone), or the panel serves no DNS for it (is_dns_disabled)."}}},{"type":"object","additionalProperties":false,"required":["domain","client","owner","dns","rule","record"],"description":"A domain's zone the manifest would leave broken (checked as it would be after apply): a CNAME at the apex (`cname_at_apex`), a CNAME beside other records at its host (`cname_beside`), two SPF records at one host (`two_spf`), an MX or NS whose target is a CNAME of the zone (`target_is_cname`). `record` is the manifest's; `other` the record it meets, the manifest's when it has `index`, else the panel's.","properties":{"domain":{"type":"string"},"client":{"type":"string"},"owner":{"type":"string"},"dns":{"const":"records"},"rule":{"enum":["cname_at_apex","cname_beside","two_spf","target_is_cname"]},"record":{"type":"object","additionalProperties":false,"required":["host","type","value","index"],"properties":{"host":{"type":"string"},"type":{"type":"string"},"value":{"type":"string"},"index":{"type":"integer","minimum":0,"description":"Its place in the domain's `dns.records` (from 0)."}}},"other":{"type":"object","additionalProperties":false,"required":["host","type","value"],"properties":{"host":{"type":"string"},"type":{"type":"string"},"value":{"type":"string"},"index":{"type":"integer","minimum":0,"description":"Its place in the domain's `dns.records` (from 0)."}}}}},{"type":"object","additionalProperties":false,"required":["mailbox","client","owner"],"properties":{"mailbox":{"type":"string","description":"The mailbox's address (ASCII form, lowercase)."},"client":{"type":"string","description":"The client the manifest lists it under."},"owner":{"type":"string","description":"The client the panel has its domain under (a username, or #<id>)."}}},{"type":"object","additionalProperties":false,"required":["database","client","reason"],"properties":{"database":{"type":"string","description":"The database's name."},"client":{"type":"string","description":"The client the manifest gives it to."},"reason":{"enum":["owner","rename"],"description":"owner: the panel has the name under another client; rename: the manifest gives it a user other than the panel's, or a user another database has."},"owner":{"type":"string","description":"Its owner on the panel (reason owner): a username, or `#<id>` when the owner is not a client."},"user":{"type":"string","description":"The user the manifest gives (reason rename)."},"panel_user":{"type":"string","description":"The user the panel holds for it (a changed user)."},"held_by":{"type":"string","description":"The database on the panel that has the user (a new database)."}}},{"type":"object","additionalProperties":false,"required":["ftp_user","client"],"properties":{"ftp_user":{"type":"string","description":"The FTP user's name."},"client":{"type":"string","description":"The client the manifest lists it under."},"owner":{"type":"string","description":"Its owner on the panel: a username, or `#<id>` when the owner is not a client; left out when the panel's record does not say."}}},{"type":"object","additionalProperties":false,"required":["hosting_plan"],"description":"A hosting plan that cannot be changed as the manifest says: clients are on it (`clients`), the client list does not say who is (`use_unknown`), or the panel's record lacks managed keys (`lacking`).","properties":{"hosting_plan":{"type":"string"},"clients":{"type":"array","items":{"type":"string"}},"use_unknown":{"const":true},"lacking":{"type":"array","items":{"type":"string"}}}}]}},"unknowns":{"title":"the unknowns","description":"Managed fields the panel shows nowhere: a client's (not in GET /clients, not in GET /clients/{id}), or a domain's setting its record in GET /domains lacks (`domain` set): neither compared nor sent.","type":"array","items":{"type":"object","additionalProperties":false,"required":["client","field"],"properties":{"mailbox":{"type":"string","description":"A mailbox's field its record in GET /emails lacks: the mailbox's address."},"database":{"type":"string","description":"A database's field its record in GET /databases lacks: the database's name."},"ftp_user":{"type":"string","description":"An FTP user's field its record in GET /ftp-users lacks: the FTP user's name."},"client":{"type":"string"},"domain":{"$ref":"#/$defs/domain"},"field":{"enum":["plan","email","suspended","language","php_version","https.lets_encrypt","https.force","https.hsts","redirect","quota","aliases","forwardings","keep_copies","catch_all","description","remote_hosts","description","home","description"]},"keys":{"description":"A domain's setting: the panel's keys that do not read (`security.hsts_preload`; the object's name when the record lacks it).","type":"array","items":{"type":"string"}}},"if":{"required":["domain"],"properties":{"domain":true}},"then":{"properties":{"field":{"$ref":"#/$defs/setting"}}},"else":{"properties":{"field":{"enum":["plan","email","suspended","language"]}}}}},"unmanaged":{"title":"what the panel has and the manifest does not list","description":"Counts; the names only when the plan was made with --show-unmanaged (they may be other customers'). The panel's system domains are never counted.","type":"object","additionalProperties":false,"required":["clients","domains"],"properties":{"clients":{"type":"integer","minimum":0},"client_names":{"type":"array","items":{"type":"string"}},"domains":{"type":["integer","null"],"minimum":0,"description":"null when the panel cannot list domains."},"domain_names":{"type":["array","null"],"items":{"type":"string"}},"hosting_plans":{"type":"integer","minimum":0,"description":"The panel's hosting plans the manifest does not list and no change deletes (prune passes over those clients are on); only when the manifest defines plans."},"hosting_plan_names":{"type":"array","items":{"type":"string"}}}},"notes":{"title":"notes","description":"Sentences about how the panel was read (a fallback, a partial list), for people.","type":"array","items":{"type":"string"}},"warnings":{"title":"warnings","description":"Warnings found beside the plan (a mass create or delete, what looks like a rename), for people.","type":"array","items":{"type":"string"}},"summary":{"title":"the summary","description":"How many changes of each action (`create`, `update`, `delete`: a client's delete is one, whatever goes with it), and how many conflicts and unknowns.","type":"object","additionalProperties":{"type":"integer","minimum":0}}},"$defs":{"username":{"title":"a valid username","type":"string","pattern":"^[a-z][a-z0-9_-]*$"},"takes":{"title":"what a delete takes, counted","description":"How many things of each other kind (`mailbox`, `database`) go with the delete, by kind, each counted for --max-deletes: of the kinds whose lists were read (a kind the panel cannot list is left out: unknown). A saved plan is stale once they differ.","type":"object","propertyNames":{"pattern":"^[a-z][a-z_]*$"},"additionalProperties":{"type":"integer","minimum":0}},"destroysData":{"const":true,"description":"What the delete takes (`takes`) holds data: mail, a database's tables."},"domain":{"title":"a lowercase ASCII domain name","type":"string","pattern":"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},"setting":{"title":"a domain setting's dotted name","enum":["php_version","https.lets_encrypt","https.force","https.hsts","redirect"]},"hsts":{"title":"HSTS on","description":"What a manifest may give (a create's `settings`, an update's `after`): max_age 0 or more.","type":"object","additionalProperties":false,"required":["max_age","include_subdomains","preload"],"properties":{"max_age":{"title":"0 or more","type":"integer","minimum":0},"include_subdomains":{"type":"boolean"},"preload":{"type":"boolean"}}},"hstsRead":{"title":"HSTS on, as the panel holds it","description":"Any max_age the panel holds (an update's `before`).","type":"object","additionalProperties":false,"required":["max_age","include_subdomains","preload"],"properties":{"max_age":{"type":"integer"},"include_subdomains":{"type":"boolean"},"preload":{"type":"boolean"}}},"redirect":{"title":"forwarding to a URL","description":"What a manifest may give (a create's `settings`, an update's `after`): status 301 or 302; `to` an absolute http(s) URL (checked when the plan is read).","type":"object","additionalProperties":false,"required":["to","status"],"properties":{"to":{"type":"string"},"status":{"title":"301 or 302","enum":[301,302]}}},"redirectRead":{"title":"forwarding to a URL, as the panel holds it","description":"Any URL and forwarding type the panel holds (an update's `before`).","type":"object","additionalProperties":false,"required":["to","status"],"properties":{"to":{"type":"string"},"status":{"type":"integer"}}},"settingValues":{"title":"settings by their dotted names","description":"In the manifest's terms: `php_version` a version or \"default\", `https.lets_encrypt` and `https.force` booleans, `https.hsts` and `redirect` false (off) or an object.","type":"object","additionalProperties":false,"minProperties":1,"properties":{"php_version":{"$ref":"#/$defs/phpVersion"},"https.lets_encrypt":{"type":"boolean"},"https.force":{"type":"boolean"},"https.hsts":{"oneOf":[{"const":false},{"$ref":"#/$defs/hsts"}]},"redirect":{"oneOf":[{"const":false},{"$ref":"#/$defs/redirect"}]}}},"settingChange":{"type":"object","additionalProperties":false,"required":["field","before","after"],"description":"A setting that differs, in the manifest's terms (see settingValues). `before` is the panel's value, whatever it holds (`true` for HSTS or forwarding on whose details do not read); `after` one a manifest may give.","properties":{"field":{"$ref":"#/$defs/setting"},"before":true,"after":true},"allOf":[{"if":{"properties":{"field":{"const":"php_version"}}},"then":{"properties":{"before":{"type":"string"},"after":{"$ref":"#/$defs/phpVersion"}}}},{"if":{"properties":{"field":{"enum":["https.lets_encrypt","https.force"]}}},"then":{"properties":{"before":{"type":"boolean"},"after":{"type":"boolean"}}}},{"if":{"properties":{"field":{"const":"https.hsts"}}},"then":{"properties":{"before":{"oneOf":[{"type":"boolean"},{"$ref":"#/$defs/hstsRead"}]},"after":{"oneOf":[{"const":false},{"$ref":"#/$defs/hsts"}]}}}},{"if":{"properties":{"field":{"const":"redirect"}}},"then":{"properties":{"before":{"oneOf":[{"type":"boolean"},{"$ref":"#/$defs/redirectRead"}]},"after":{"oneOf":[{"const":false},{"$ref":"#/$defs/redirect"}]}}}}]},"phpVersion":{"title":"a PHP version","description":"MAJOR.MINOR, or \"default\": the panel's default.","type":"string","pattern":"^([0-9]{1,3}\\.[0-9]{1,3}|default)$"},"recordOp":{"type":"object","additionalProperties":false,"required":["op","host","type","value","ttl"],"description":"One record's change: `add`, `remove` (with the TTL it has), or `update` of its TTL (`ttl_before`). Host relative to the zone (`@` its apex), type upper-case.","properties":{"op":{"enum":["add","remove","update"]},"host":{"type":"string"},"type":{"type":"string"},"value":{"type":"string"},"ttl":{"type":"integer","minimum":0},"ttl_before":{"type":"integer","minimum":0}}},"mailboxAddress":{"title":"a mailbox address in lowercase ASCII","type":"string","pattern":"^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},"mailboxValues":{"type":"object","additionalProperties":false,"description":"A mailbox's fields in the manifest's names and terms: quota in bytes (0: unlimited), aliases and forwardings as whole addresses in lowercase ASCII.","properties":{"quota":{"type":"integer","minimum":0},"aliases":{"type":"array","items":{"$ref":"#/$defs/mailboxAddress"}},"forwardings":{"type":"array","items":{"$ref":"#/$defs/mailboxAddress"}},"keep_copies":{"type":"boolean"},"catch_all":{"type":"boolean"},"description":{"type":"string"}}},"mailboxFieldChange":{"description":"One field that differs, in the manifest's names and terms (`quota` in bytes; `aliases` and `forwardings` whole lists, sorted).","oneOf":[{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"quota"},"before":{"type":"integer","minimum":0},"after":{"type":"integer","minimum":0}}},{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"aliases"},"before":{"type":"array","items":{"$ref":"#/$defs/mailboxAddress"}},"after":{"type":"array","items":{"$ref":"#/$defs/mailboxAddress"}}}},{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"forwardings"},"before":{"type":"array","items":{"$ref":"#/$defs/mailboxAddress"}},"after":{"type":"array","items":{"$ref":"#/$defs/mailboxAddress"}}}},{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"keep_copies"},"before":{"type":"boolean"},"after":{"type":"boolean"}}},{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"catch_all"},"before":{"type":"boolean"},"after":{"type":"boolean"}}},{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"description"},"before":{"type":"string"},"after":{"type":"string"}}}]},"databaseName":{"title":"a database name","type":"string","pattern":"^[a-z0-9_]{1,64}$"},"remoteHost":{"title":"a remote host in comparison form (an IP address, a CIDR network, a lowercase ASCII host name)","type":"string","minLength":1},"databaseValues":{"type":"object","additionalProperties":false,"description":"A database's fields in the manifest's names and terms: remote_hosts sorted, each once ([]: local only).","properties":{"remote_hosts":{"type":"array","items":{"$ref":"#/$defs/remoteHost"}},"description":{"type":"string"}}},"databaseFieldChange":{"description":"One field that differs, in the manifest's names and terms (`remote_hosts` whole lists, sorted).","oneOf":[{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"remote_hosts"},"before":{"type":"array","items":{"$ref":"#/$defs/remoteHost"}},"after":{"type":"array","items":{"$ref":"#/$defs/remoteHost"}}}},{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"description"},"before":{"type":"string"},"after":{"type":"string"}}}]},"ftpUserName":{"title":"an FTP user name","type":"string","pattern":"^[a-z0-9][a-z0-9._-]{0,63}$"},"ftpUserValues":{"type":"object","additionalProperties":false,"required":["home"],"description":"An FTP user's fields in the manifest's names: its home from the client's home (/www when the manifest gives none), its description.","properties":{"home":{"type":"string","pattern":"^/(www|files)(/.*)?$"},"description":{"type":"string"}}},"ftpUserFieldChange":{"oneOf":[{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"home"},"before":{"type":"string"},"after":{"type":"string"}}},{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"description"},"before":{"type":"string"},"after":{"type":"string"}}}]},"planName":{"title":"a hosting plan's name","type":"string","minLength":1},"planObjects":{"type":"object","additionalProperties":false,"description":"The plan's managed keys by object, in the panel's own names and values.","properties":{"resources":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}},"permissions":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}},"php":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}},"php_fpm":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}}}},"changeId":{"title":"a change id","type":"string","pattern":"^(client|domain|dns_zone|mailbox|database|ftp_user|hosting_plan):."},"id":{"title":"a whole number","type":"integer","minimum":1},"change":{"title":"a change","description":"One call to the panel and why. `request` is exactly what apply sends; a domain's `id_user` (and a subdomain's `id_parent_domain`) is null there until its client (its parent) is created in the same run.","type":"object","required":["id","action","type","name","reason","depends_on","request"],"properties":{"action":{"title":"\"create\", \"update\" or \"delete\"","enum":["create","update","delete"]},"type":{"title":"\"client\", \"domain\", \"dns_zone\", \"mailbox\", \"database\", \"ftp_user\" or \"hosting_plan\"","enum":["client","domain","dns_zone","mailbox","database","ftp_user","hosting_plan"]},"reason":{"type":"string","description":"Why the change is in the plan, for people."},"depends_on":{"type":"array","description":"The changes that must succeed first (listed before this one).","items":{"$ref":"#/$defs/changeId"}},"request":{"type":"object","description":"The HTTP call: method, path relative to panel_url, JSON body (null for a DELETE).","additionalProperties":false,"required":["method","path","body"],"properties":{"method":{"enum":["POST","PUT","DELETE"]},"path":{"type":"string"},"body":{"type":["object","null"]}}}},"allOf":[{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":[],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"hosting_plan":{"type":"object","description":"The hosting plan, resolved by name to its id when the plan was made; absent: the panel's default resources.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"type":["integer","null"],"minimum":1,"description":"The plan's id; null for a plan the same run creates (the change then depends on its create; the id comes from its answer)."}}},"email":{"type":"string"},"suspended":{"type":"boolean"},"language":{"type":"string"},"send_login_credentials":{"type":"boolean","description":"Whether the panel mails the new client its login (the request's `send_login_credentials`); absent in files of format 2.3 or older."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The fields that differ: the request sends only these.","items":{"type":"object","additionalProperties":false,"required":["field","before","after"],"description":"A managed field that differs, in the manifest's terms: `plan` by name (null: none), `email` (null: none), `suspended`, `language` (null: none).","properties":{"field":{"enum":["plan","email","suspended","language"]},"before":{"type":["string","boolean","null"]},"after":{"type":["string","boolean"]}}}},"hosting_plan":{"type":"object","description":"The hosting plan it moves to, when `plan` is among the fields.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"type":["integer","null"],"minimum":1,"description":"The plan's id; null for a plan the same run creates (the change then depends on its create; the id comes from its answer)."}}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","domains","domain_names"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"domains":{"type":["integer","null"],"minimum":0,"description":"How many of its domains go with it (system domains not counted): the panel deletes them with the client, and its mail, databases and files. null when the panel cannot list domains: then how many is unknown, and apply needs --allow-mass-delete."},"domain_names":{"type":["array","null"],"items":{"type":"string"},"description":"The domains that go with it, sorted (null when the panel cannot list them): a saved plan is stale once they differ."},"takes":{"$ref":"#/$defs/takes"},"destroys_data":{"$ref":"#/$defs/destroysData"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["client","client_id"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number or null","description":"The owner's id when it exists already; null when it is created in the same run.","type":["integer","null"],"minimum":1},"parent":{"$ref":"#/$defs/domain"},"parent_domain":{"type":"object","description":"The domain it is a subdomain of (the nearest enclosing domain of the same client): the request's `id_parent_domain`. Absent: a top-level domain.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"$ref":"#/$defs/domain"},"id":{"type":["integer","null"],"minimum":1,"description":"The parent's id on the panel; null for a parent the same run creates (the change then depends on its create; the id comes from its answer, and the request's `id_parent_domain` is null until then)."}}},"settings":{"$ref":"#/$defs/settingValues","description":"The settings the manifest gives, sent in the same POST."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["domain_id","client","client_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"domain_id":{"title":"a whole number","$ref":"#/$defs/id"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The owner's id on the panel.","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The settings that differ. The request sends only the top-level keys they touch (`php_version`, `security`, `target`), each nested object whole: as read, with the managed keys changed.","items":{"$ref":"#/$defs/settingChange"}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["domain_id","client","client_id","subdomains"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"domain_id":{"title":"a whole number","$ref":"#/$defs/id"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"subdomains":{"type":"array","items":{"type":"string"},"description":"Its subdomains on the panel (same owner), sorted, each deleted first by this plan: a saved plan is stale once they differ."},"takes":{"$ref":"#/$defs/takes"},"destroys_data":{"$ref":"#/$defs/destroysData"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"dns_zone"}}},"then":{"additionalProperties":false,"required":["client","domain_id","records","prune","keep","makes_custom","zone_digest"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"client":{"$ref":"#/$defs/username"},"domain_id":{"type":["integer","null"],"minimum":1,"description":"The domain's id; null when the domain is created in the same run (its zone is read after its POST, and the request's id and records are known after apply)."},"records":{"type":"array","items":{"$ref":"#/$defs/recordOp"},"description":"The record changes; for a new domain, its records as adds."},"prune":{"type":"boolean","description":"Unlisted records go (except `keep` matches, and the apex NS records unless the manifest lists some)."},"keep":{"type":"array","items":{"type":"string"}},"makes_custom":{"type":"boolean","description":"The zone is not custom yet: this PUT makes it custom (the panel stops regenerating its default records)."},"zone_digest":{"type":["string","null"],"pattern":"^sha256:[0-9a-f]{64}$","description":"sha256 over the zone as the plan read it (SOA, DKIM record, records); apply reads the zone again and sends nothing to it when it differs. null for a new domain."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"mailbox"}}},"then":{"additionalProperties":false,"required":["client","client_id","domain","values"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/mailboxAddress"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number or null","description":"The owner's id when it exists already; null when it is created in the same run.","type":["integer","null"],"minimum":1},"domain":{"$ref":"#/$defs/domain"},"values":{"$ref":"#/$defs/mailboxValues","description":"The fields the manifest gives, sent in the same POST (the password made here is added when it is sent, never written here)."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"mailbox"}}},"then":{"additionalProperties":false,"required":["client","mailbox_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/mailboxAddress"},"client":{"$ref":"#/$defs/username"},"mailbox_id":{"$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The fields that differ; the PUT sends only them.","items":{"$ref":"#/$defs/mailboxFieldChange"}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"mailbox"}}},"then":{"additionalProperties":false,"required":["client","mailbox_id","destroys_data"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/mailboxAddress"},"client":{"$ref":"#/$defs/username"},"mailbox_id":{"$ref":"#/$defs/id"},"destroys_data":{"const":true,"description":"A mailbox's delete destroys the mail stored in it."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"database"}}},"then":{"additionalProperties":false,"required":["client","client_id","user","values"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/databaseName"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number or null","description":"The owner's id when it exists already; null when it is created in the same run.","type":["integer","null"],"minimum":1},"user":{"title":"a database user","type":"string","pattern":"^[a-z0-9_]{1,32}$"},"values":{"$ref":"#/$defs/databaseValues","description":"The fields the manifest gives, sent in the same POST (the password made here is added when it is sent, never written here)."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"database"}}},"then":{"additionalProperties":false,"required":["client","database_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/databaseName"},"client":{"$ref":"#/$defs/username"},"database_id":{"$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The fields that differ; the PUT sends only them.","items":{"$ref":"#/$defs/databaseFieldChange"}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"database"}}},"then":{"additionalProperties":false,"required":["client","database_id","destroys_data"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/databaseName"},"client":{"$ref":"#/$defs/username"},"database_id":{"$ref":"#/$defs/id"},"destroys_data":{"const":true,"description":"A database's delete destroys the data stored in it."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"ftp_user"}}},"then":{"additionalProperties":false,"required":["client","client_id","values"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/ftpUserName"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number or null","description":"The owner's id when it exists already; null when it is created in the same run.","type":["integer","null"],"minimum":1},"values":{"$ref":"#/$defs/ftpUserValues","description":"The fields sent in the same POST (the password made here is added when it is sent, never written here)."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"ftp_user"}}},"then":{"additionalProperties":false,"required":["client","ftp_user_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/ftpUserName"},"client":{"$ref":"#/$defs/username"},"ftp_user_id":{"$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The fields that differ; the PUT sends only them.","items":{"$ref":"#/$defs/ftpUserFieldChange"}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"ftp_user"}}},"then":{"additionalProperties":false,"required":["client","ftp_user_id"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/ftpUserName"},"client":{"$ref":"#/$defs/username"},"ftp_user_id":{"$ref":"#/$defs/id"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["objects"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"objects":{"$ref":"#/$defs/planObjects"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["plan_id","fields","clients"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"plan_id":{"title":"a whole number","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The managed keys that differ (`resources.disk_space`): the request sends only the objects they touch, each whole as read with the managed keys changed.","items":{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"type":"string","pattern":"^(resources|permissions|php|php_fpm)\\.."},"before":true,"after":{"type":["number","boolean","string","null"]}}}},"clients":{"type":["integer","null"],"minimum":0,"description":"How many clients are on the plan; they keep their copied values (the panel copies a plan when it is assigned). null: the panel does not say."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["plan_id","leaving"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"plan_id":{"title":"a whole number","$ref":"#/$defs/id"},"leaving":{"type":"array","items":{"type":"string"},"description":"The clients on the plan when the plan was made that the same plan deletes or moves off (sorted): a saved plan is stale once who is on it differs."}}}}]}}};
+const schema58 = {"title":"a domain setting's dotted name","enum":["php_version","https.lets_encrypt","https.force","https.hsts","redirect"]};
+const schema40 = {"title":"a lowercase ASCII domain name","type":"string","pattern":"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"};
 const pattern4 = new RegExp("^[0-9]+\\.[0-9]+$", "u");
 const pattern5 = new RegExp(".", "u");
 const pattern6 = new RegExp("^[0-9a-f]{64}$", "u");
 const pattern8 = new RegExp("^sha256:[0-9a-f]{64}$", "u");
-const pattern13 = new RegExp("^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$", "u");
+const pattern14 = new RegExp("^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$", "u");
 const func1 = require("ajv/dist/runtime/ucs2length").default;
-const schema32 = {"title":"a change","description":"One call to the panel and why. `request` is exactly what apply sends; a domain's `id_user` (and a subdomain's `id_parent_domain`) is null there until its client (its parent) is created in the same run.","type":"object","required":["id","action","type","name","reason","depends_on","request"],"properties":{"action":{"title":"\"create\", \"update\" or \"delete\"","enum":["create","update","delete"]},"type":{"title":"\"client\", \"domain\", \"dns_zone\", \"mailbox\", \"database\", \"ftp_user\" or \"hosting_plan\"","enum":["client","domain","dns_zone","mailbox","database","ftp_user","hosting_plan"]},"reason":{"type":"string","description":"Why the change is in the plan, for people."},"depends_on":{"type":"array","description":"The changes that must succeed first (listed before this one).","items":{"$ref":"#/$defs/changeId"}},"request":{"type":"object","description":"The HTTP call: method, path relative to panel_url, JSON body (null for a DELETE).","additionalProperties":false,"required":["method","path","body"],"properties":{"method":{"enum":["POST","PUT","DELETE"]},"path":{"type":"string"},"body":{"type":["object","null"]}}}},"allOf":[{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":[],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"hosting_plan":{"type":"object","description":"The hosting plan, resolved by name to its id when the plan was made; absent: the panel's default resources.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"type":["integer","null"],"minimum":1,"description":"The plan's id; null for a plan the same run creates (the change then depends on its create; the id comes from its answer)."}}},"email":{"type":"string"},"suspended":{"type":"boolean"},"language":{"type":"string"},"send_login_credentials":{"type":"boolean","description":"Whether the panel mails the new client its login (the request's `send_login_credentials`); absent in files of format 2.3 or older."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The fields that differ: the request sends only these.","items":{"type":"object","additionalProperties":false,"required":["field","before","after"],"description":"A managed field that differs, in the manifest's terms: `plan` by name (null: none), `email` (null: none), `suspended`, `language` (null: none).","properties":{"field":{"enum":["plan","email","suspended","language"]},"before":{"type":["string","boolean","null"]},"after":{"type":["string","boolean"]}}}},"hosting_plan":{"type":"object","description":"The hosting plan it moves to, when `plan` is among the fields.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"type":["integer","null"],"minimum":1,"description":"The plan's id; null for a plan the same run creates (the change then depends on its create; the id comes from its answer)."}}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","domains","domain_names"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"domains":{"type":["integer","null"],"minimum":0,"description":"How many of its domains go with it (system domains not counted): the panel deletes them with the client, and its mail, databases and files. null when the panel cannot list domains: then how many is unknown, and apply needs --allow-mass-delete."},"domain_names":{"type":["array","null"],"items":{"type":"string"},"description":"The domains that go with it, sorted (null when the panel cannot list them): a saved plan is stale once they differ."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["client","client_id"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number or null","description":"The owner's id when it exists already; null when it is created in the same run.","type":["integer","null"],"minimum":1},"parent":{"$ref":"#/$defs/domain"},"parent_domain":{"type":"object","description":"The domain it is a subdomain of (the nearest enclosing domain of the same client): the request's `id_parent_domain`. Absent: a top-level domain.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"$ref":"#/$defs/domain"},"id":{"type":["integer","null"],"minimum":1,"description":"The parent's id on the panel; null for a parent the same run creates (the change then depends on its create; the id comes from its answer, and the request's `id_parent_domain` is null until then)."}}},"settings":{"$ref":"#/$defs/settingValues","description":"The settings the manifest gives, sent in the same POST."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["domain_id","client","client_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"domain_id":{"title":"a whole number","$ref":"#/$defs/id"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The owner's id on the panel.","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The settings that differ. The request sends only the top-level keys they touch (`php_version`, `security`, `target`), each nested object whole: as read, with the managed keys changed.","items":{"$ref":"#/$defs/settingChange"}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["domain_id","client","client_id","subdomains"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"domain_id":{"title":"a whole number","$ref":"#/$defs/id"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"subdomains":{"type":"array","items":{"type":"string"},"description":"Its subdomains on the panel (same owner), sorted, each deleted first by this plan: a saved plan is stale once they differ."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"dns_zone"}}},"then":{"additionalProperties":false,"required":["client","domain_id","records","prune","keep","makes_custom","zone_digest"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"client":{"$ref":"#/$defs/username"},"domain_id":{"type":["integer","null"],"minimum":1,"description":"The domain's id; null when the domain is created in the same run (its zone is read after its POST, and the request's id and records are known after apply)."},"records":{"type":"array","items":{"$ref":"#/$defs/recordOp"},"description":"The record changes; for a new domain, its records as adds."},"prune":{"type":"boolean","description":"Unlisted records go (except `keep` matches, and the apex NS records unless the manifest lists some)."},"keep":{"type":"array","items":{"type":"string"}},"makes_custom":{"type":"boolean","description":"The zone is not custom yet: this PUT makes it custom (the panel stops regenerating its default records)."},"zone_digest":{"type":["string","null"],"pattern":"^sha256:[0-9a-f]{64}$","description":"sha256 over the zone as the plan read it (SOA, DKIM record, records); apply reads the zone again and sends nothing to it when it differs. null for a new domain."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"mailbox"}}},"then":{"additionalProperties":false,"required":["client","client_id","domain","values"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/mailboxAddress"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number or null","description":"The owner's id when it exists already; null when it is created in the same run.","type":["integer","null"],"minimum":1},"domain":{"$ref":"#/$defs/domain"},"values":{"$ref":"#/$defs/mailboxValues","description":"The fields the manifest gives, sent in the same POST (the password made here is added when it is sent, never written here)."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"mailbox"}}},"then":{"additionalProperties":false,"required":["client","mailbox_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/mailboxAddress"},"client":{"$ref":"#/$defs/username"},"mailbox_id":{"$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The fields that differ; the PUT sends only them.","items":{"$ref":"#/$defs/mailboxFieldChange"}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"mailbox"}}},"then":{"additionalProperties":false,"required":["client","mailbox_id","destroys_data"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/mailboxAddress"},"client":{"$ref":"#/$defs/username"},"mailbox_id":{"$ref":"#/$defs/id"},"destroys_data":{"const":true,"description":"A mailbox's delete destroys the mail stored in it."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"database"}}},"then":{"additionalProperties":false,"required":["client","client_id","user","values"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/databaseName"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number or null","description":"The owner's id when it exists already; null when it is created in the same run.","type":["integer","null"],"minimum":1},"user":{"title":"a database user","type":"string","pattern":"^[a-z0-9_]{1,32}$"},"values":{"$ref":"#/$defs/databaseValues","description":"The fields the manifest gives, sent in the same POST (the password made here is added when it is sent, never written here)."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"database"}}},"then":{"additionalProperties":false,"required":["client","database_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/databaseName"},"client":{"$ref":"#/$defs/username"},"database_id":{"$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The fields that differ; the PUT sends only them.","items":{"$ref":"#/$defs/databaseFieldChange"}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"database"}}},"then":{"additionalProperties":false,"required":["client","database_id","destroys_data"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/databaseName"},"client":{"$ref":"#/$defs/username"},"database_id":{"$ref":"#/$defs/id"},"destroys_data":{"const":true,"description":"A database's delete destroys the data stored in it."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"ftp_user"}}},"then":{"additionalProperties":false,"required":["client","client_id","values"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/ftpUserName"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number or null","description":"The owner's id when it exists already; null when it is created in the same run.","type":["integer","null"],"minimum":1},"values":{"$ref":"#/$defs/ftpUserValues","description":"The fields sent in the same POST (the password made here is added when it is sent, never written here)."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"ftp_user"}}},"then":{"additionalProperties":false,"required":["client","ftp_user_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/ftpUserName"},"client":{"$ref":"#/$defs/username"},"ftp_user_id":{"$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The fields that differ; the PUT sends only them.","items":{"$ref":"#/$defs/ftpUserFieldChange"}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"ftp_user"}}},"then":{"additionalProperties":false,"required":["client","ftp_user_id"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/ftpUserName"},"client":{"$ref":"#/$defs/username"},"ftp_user_id":{"$ref":"#/$defs/id"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["objects"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"objects":{"$ref":"#/$defs/planObjects"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["plan_id","fields","clients"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"plan_id":{"title":"a whole number","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The managed keys that differ (`resources.disk_space`): the request sends only the objects they touch, each whole as read with the managed keys changed.","items":{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"type":"string","pattern":"^(resources|permissions|php|php_fpm)\\.."},"before":true,"after":{"type":["number","boolean","string","null"]}}}},"clients":{"type":["integer","null"],"minimum":0,"description":"How many clients are on the plan; they keep their copied values (the panel copies a plan when it is assigned). null: the panel does not say."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["plan_id","leaving"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"plan_id":{"title":"a whole number","$ref":"#/$defs/id"},"leaving":{"type":"array","items":{"type":"string"},"description":"The clients on the plan when the plan was made that the same plan deletes or moves off (sorted): a saved plan is stale once who is on it differs."}}}}]};
+const schema32 = {"title":"a change","description":"One call to the panel and why. `request` is exactly what apply sends; a domain's `id_user` (and a subdomain's `id_parent_domain`) is null there until its client (its parent) is created in the same run.","type":"object","required":["id","action","type","name","reason","depends_on","request"],"properties":{"action":{"title":"\"create\", \"update\" or \"delete\"","enum":["create","update","delete"]},"type":{"title":"\"client\", \"domain\", \"dns_zone\", \"mailbox\", \"database\", \"ftp_user\" or \"hosting_plan\"","enum":["client","domain","dns_zone","mailbox","database","ftp_user","hosting_plan"]},"reason":{"type":"string","description":"Why the change is in the plan, for people."},"depends_on":{"type":"array","description":"The changes that must succeed first (listed before this one).","items":{"$ref":"#/$defs/changeId"}},"request":{"type":"object","description":"The HTTP call: method, path relative to panel_url, JSON body (null for a DELETE).","additionalProperties":false,"required":["method","path","body"],"properties":{"method":{"enum":["POST","PUT","DELETE"]},"path":{"type":"string"},"body":{"type":["object","null"]}}}},"allOf":[{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":[],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"hosting_plan":{"type":"object","description":"The hosting plan, resolved by name to its id when the plan was made; absent: the panel's default resources.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"type":["integer","null"],"minimum":1,"description":"The plan's id; null for a plan the same run creates (the change then depends on its create; the id comes from its answer)."}}},"email":{"type":"string"},"suspended":{"type":"boolean"},"language":{"type":"string"},"send_login_credentials":{"type":"boolean","description":"Whether the panel mails the new client its login (the request's `send_login_credentials`); absent in files of format 2.3 or older."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The fields that differ: the request sends only these.","items":{"type":"object","additionalProperties":false,"required":["field","before","after"],"description":"A managed field that differs, in the manifest's terms: `plan` by name (null: none), `email` (null: none), `suspended`, `language` (null: none).","properties":{"field":{"enum":["plan","email","suspended","language"]},"before":{"type":["string","boolean","null"]},"after":{"type":["string","boolean"]}}}},"hosting_plan":{"type":"object","description":"The hosting plan it moves to, when `plan` is among the fields.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"type":["integer","null"],"minimum":1,"description":"The plan's id; null for a plan the same run creates (the change then depends on its create; the id comes from its answer)."}}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","domains","domain_names"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"domains":{"type":["integer","null"],"minimum":0,"description":"How many of its domains go with it (system domains not counted): the panel deletes them with the client, and its mail, databases and files. null when the panel cannot list domains: then how many is unknown, and apply needs --allow-mass-delete."},"domain_names":{"type":["array","null"],"items":{"type":"string"},"description":"The domains that go with it, sorted (null when the panel cannot list them): a saved plan is stale once they differ."},"takes":{"$ref":"#/$defs/takes"},"destroys_data":{"$ref":"#/$defs/destroysData"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["client","client_id"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number or null","description":"The owner's id when it exists already; null when it is created in the same run.","type":["integer","null"],"minimum":1},"parent":{"$ref":"#/$defs/domain"},"parent_domain":{"type":"object","description":"The domain it is a subdomain of (the nearest enclosing domain of the same client): the request's `id_parent_domain`. Absent: a top-level domain.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"$ref":"#/$defs/domain"},"id":{"type":["integer","null"],"minimum":1,"description":"The parent's id on the panel; null for a parent the same run creates (the change then depends on its create; the id comes from its answer, and the request's `id_parent_domain` is null until then)."}}},"settings":{"$ref":"#/$defs/settingValues","description":"The settings the manifest gives, sent in the same POST."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["domain_id","client","client_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"domain_id":{"title":"a whole number","$ref":"#/$defs/id"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The owner's id on the panel.","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The settings that differ. The request sends only the top-level keys they touch (`php_version`, `security`, `target`), each nested object whole: as read, with the managed keys changed.","items":{"$ref":"#/$defs/settingChange"}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["domain_id","client","client_id","subdomains"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"domain_id":{"title":"a whole number","$ref":"#/$defs/id"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"subdomains":{"type":"array","items":{"type":"string"},"description":"Its subdomains on the panel (same owner), sorted, each deleted first by this plan: a saved plan is stale once they differ."},"takes":{"$ref":"#/$defs/takes"},"destroys_data":{"$ref":"#/$defs/destroysData"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"dns_zone"}}},"then":{"additionalProperties":false,"required":["client","domain_id","records","prune","keep","makes_custom","zone_digest"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"client":{"$ref":"#/$defs/username"},"domain_id":{"type":["integer","null"],"minimum":1,"description":"The domain's id; null when the domain is created in the same run (its zone is read after its POST, and the request's id and records are known after apply)."},"records":{"type":"array","items":{"$ref":"#/$defs/recordOp"},"description":"The record changes; for a new domain, its records as adds."},"prune":{"type":"boolean","description":"Unlisted records go (except `keep` matches, and the apex NS records unless the manifest lists some)."},"keep":{"type":"array","items":{"type":"string"}},"makes_custom":{"type":"boolean","description":"The zone is not custom yet: this PUT makes it custom (the panel stops regenerating its default records)."},"zone_digest":{"type":["string","null"],"pattern":"^sha256:[0-9a-f]{64}$","description":"sha256 over the zone as the plan read it (SOA, DKIM record, records); apply reads the zone again and sends nothing to it when it differs. null for a new domain."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"mailbox"}}},"then":{"additionalProperties":false,"required":["client","client_id","domain","values"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/mailboxAddress"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number or null","description":"The owner's id when it exists already; null when it is created in the same run.","type":["integer","null"],"minimum":1},"domain":{"$ref":"#/$defs/domain"},"values":{"$ref":"#/$defs/mailboxValues","description":"The fields the manifest gives, sent in the same POST (the password made here is added when it is sent, never written here)."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"mailbox"}}},"then":{"additionalProperties":false,"required":["client","mailbox_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/mailboxAddress"},"client":{"$ref":"#/$defs/username"},"mailbox_id":{"$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The fields that differ; the PUT sends only them.","items":{"$ref":"#/$defs/mailboxFieldChange"}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"mailbox"}}},"then":{"additionalProperties":false,"required":["client","mailbox_id","destroys_data"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/mailboxAddress"},"client":{"$ref":"#/$defs/username"},"mailbox_id":{"$ref":"#/$defs/id"},"destroys_data":{"const":true,"description":"A mailbox's delete destroys the mail stored in it."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"database"}}},"then":{"additionalProperties":false,"required":["client","client_id","user","values"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/databaseName"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number or null","description":"The owner's id when it exists already; null when it is created in the same run.","type":["integer","null"],"minimum":1},"user":{"title":"a database user","type":"string","pattern":"^[a-z0-9_]{1,32}$"},"values":{"$ref":"#/$defs/databaseValues","description":"The fields the manifest gives, sent in the same POST (the password made here is added when it is sent, never written here)."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"database"}}},"then":{"additionalProperties":false,"required":["client","database_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/databaseName"},"client":{"$ref":"#/$defs/username"},"database_id":{"$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The fields that differ; the PUT sends only them.","items":{"$ref":"#/$defs/databaseFieldChange"}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"database"}}},"then":{"additionalProperties":false,"required":["client","database_id","destroys_data"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/databaseName"},"client":{"$ref":"#/$defs/username"},"database_id":{"$ref":"#/$defs/id"},"destroys_data":{"const":true,"description":"A database's delete destroys the data stored in it."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"ftp_user"}}},"then":{"additionalProperties":false,"required":["client","client_id","values"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/ftpUserName"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number or null","description":"The owner's id when it exists already; null when it is created in the same run.","type":["integer","null"],"minimum":1},"values":{"$ref":"#/$defs/ftpUserValues","description":"The fields sent in the same POST (the password made here is added when it is sent, never written here)."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"ftp_user"}}},"then":{"additionalProperties":false,"required":["client","ftp_user_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/ftpUserName"},"client":{"$ref":"#/$defs/username"},"ftp_user_id":{"$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The fields that differ; the PUT sends only them.","items":{"$ref":"#/$defs/ftpUserFieldChange"}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"ftp_user"}}},"then":{"additionalProperties":false,"required":["client","ftp_user_id"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/ftpUserName"},"client":{"$ref":"#/$defs/username"},"ftp_user_id":{"$ref":"#/$defs/id"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["objects"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"objects":{"$ref":"#/$defs/planObjects"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["plan_id","fields","clients"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"plan_id":{"title":"a whole number","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The managed keys that differ (`resources.disk_space`): the request sends only the objects they touch, each whole as read with the managed keys changed.","items":{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"type":"string","pattern":"^(resources|permissions|php|php_fpm)\\.."},"before":true,"after":{"type":["number","boolean","string","null"]}}}},"clients":{"type":["integer","null"],"minimum":0,"description":"How many clients are on the plan; they keep their copied values (the panel copies a plan when it is assigned). null: the panel does not say."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["plan_id","leaving"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"plan_id":{"title":"a whole number","$ref":"#/$defs/id"},"leaving":{"type":"array","items":{"type":"string"},"description":"The clients on the plan when the plan was made that the same plan deletes or moves off (sorted): a saved plan is stale once who is on it differs."}}}}]};
 const schema33 = {"title":"a valid username","type":"string","pattern":"^[a-z][a-z0-9_-]*$"};
 const schema35 = {"title":"a whole number","type":"integer","minimum":1};
-const schema63 = {"type":"object","additionalProperties":false,"required":["op","host","type","value","ttl"],"description":"One record's change: `add`, `remove` (with the TTL it has), or `update` of its TTL (`ttl_before`). Host relative to the zone (`@` its apex), type upper-case.","properties":{"op":{"enum":["add","remove","update"]},"host":{"type":"string"},"type":{"type":"string"},"value":{"type":"string"},"ttl":{"type":"integer","minimum":0},"ttl_before":{"type":"integer","minimum":0}}};
-const schema64 = {"title":"a mailbox address in lowercase ASCII","type":"string","pattern":"^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"};
-const schema81 = {"title":"a database name","type":"string","pattern":"^[a-z0-9_]{1,64}$"};
-const schema94 = {"title":"an FTP user name","type":"string","pattern":"^[a-z0-9][a-z0-9._-]{0,63}$"};
-const schema96 = {"type":"object","additionalProperties":false,"required":["home"],"description":"An FTP user's fields in the manifest's names: its home from the client's home (/www when the manifest gives none), its description.","properties":{"home":{"type":"string","pattern":"^/(www|files)(/.*)?$"},"description":{"type":"string"}}};
-const schema100 = {"oneOf":[{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"home"},"before":{"type":"string"},"after":{"type":"string"}}},{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"description"},"before":{"type":"string"},"after":{"type":"string"}}}]};
-const schema104 = {"title":"a hosting plan's name","type":"string","minLength":1};
-const schema105 = {"type":"object","additionalProperties":false,"description":"The plan's managed keys by object, in the panel's own names and values.","properties":{"resources":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}},"permissions":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}},"php":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}},"php_fpm":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}}}};
-const schema110 = {"title":"a change id","type":"string","pattern":"^(client|domain|dns_zone|mailbox|database|ftp_user|hosting_plan):."};
+const schema38 = {"title":"what a delete takes, counted","description":"How many things of each other kind (`mailbox`, `database`) go with the delete, by kind, each counted for --max-deletes: of the kinds whose lists were read (a kind the panel cannot list is left out: unknown). A saved plan is stale once they differ.","type":"object","propertyNames":{"pattern":"^[a-z][a-z_]*$"},"additionalProperties":{"type":"integer","minimum":0}};
+const schema39 = {"const":true,"description":"What the delete takes (`takes`) holds data: mail, a database's tables."};
+const schema67 = {"type":"object","additionalProperties":false,"required":["op","host","type","value","ttl"],"description":"One record's change: `add`, `remove` (with the TTL it has), or `update` of its TTL (`ttl_before`). Host relative to the zone (`@` its apex), type upper-case.","properties":{"op":{"enum":["add","remove","update"]},"host":{"type":"string"},"type":{"type":"string"},"value":{"type":"string"},"ttl":{"type":"integer","minimum":0},"ttl_before":{"type":"integer","minimum":0}}};
+const schema68 = {"title":"a mailbox address in lowercase ASCII","type":"string","pattern":"^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"};
+const schema85 = {"title":"a database name","type":"string","pattern":"^[a-z0-9_]{1,64}$"};
+const schema98 = {"title":"an FTP user name","type":"string","pattern":"^[a-z0-9][a-z0-9._-]{0,63}$"};
+const schema100 = {"type":"object","additionalProperties":false,"required":["home"],"description":"An FTP user's fields in the manifest's names: its home from the client's home (/www when the manifest gives none), its description.","properties":{"home":{"type":"string","pattern":"^/(www|files)(/.*)?$"},"description":{"type":"string"}}};
+const schema104 = {"oneOf":[{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"home"},"before":{"type":"string"},"after":{"type":"string"}}},{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"description"},"before":{"type":"string"},"after":{"type":"string"}}}]};
+const schema108 = {"title":"a hosting plan's name","type":"string","minLength":1};
+const schema109 = {"type":"object","additionalProperties":false,"description":"The plan's managed keys by object, in the panel's own names and values.","properties":{"resources":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}},"permissions":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}},"php":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}},"php_fpm":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}}}};
+const schema114 = {"title":"a change id","type":"string","pattern":"^(client|domain|dns_zone|mailbox|database|ftp_user|hosting_plan):."};
 const func3 = Object.prototype.hasOwnProperty;
 const pattern10 = new RegExp("^[a-z][a-z0-9_-]*$", "u");
-const pattern26 = new RegExp("^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$", "u");
-const pattern39 = new RegExp("^[a-z0-9_]{1,64}$", "u");
-const pattern41 = new RegExp("^[a-z0-9_]{1,32}$", "u");
-const pattern46 = new RegExp("^[a-z0-9][a-z0-9._-]{0,63}$", "u");
-const pattern48 = new RegExp("^/(www|files)(/.*)?$", "u");
-const pattern53 = new RegExp("^(resources|permissions|php|php_fpm)\\..", "u");
-const pattern54 = new RegExp("^(client|domain|dns_zone|mailbox|database|ftp_user|hosting_plan):.", "u");
-const schema42 = {"title":"settings by their dotted names","description":"In the manifest's terms: `php_version` a version or \"default\", `https.lets_encrypt` and `https.force` booleans, `https.hsts` and `redirect` false (off) or an object.","type":"object","additionalProperties":false,"minProperties":1,"properties":{"php_version":{"$ref":"#/$defs/phpVersion"},"https.lets_encrypt":{"type":"boolean"},"https.force":{"type":"boolean"},"https.hsts":{"oneOf":[{"const":false},{"$ref":"#/$defs/hsts"}]},"redirect":{"oneOf":[{"const":false},{"$ref":"#/$defs/redirect"}]}}};
-const schema43 = {"title":"a PHP version","description":"MAJOR.MINOR, or \"default\": the panel's default.","type":"string","pattern":"^([0-9]{1,3}\\.[0-9]{1,3}|default)$"};
-const schema44 = {"title":"HSTS on","description":"What a manifest may give (a create's `settings`, an update's `after`): max_age 0 or more.","type":"object","additionalProperties":false,"required":["max_age","include_subdomains","preload"],"properties":{"max_age":{"title":"0 or more","type":"integer","minimum":0},"include_subdomains":{"type":"boolean"},"preload":{"type":"boolean"}}};
-const schema45 = {"title":"forwarding to a URL","description":"What a manifest may give (a create's `settings`, an update's `after`): status 301 or 302; `to` an absolute http(s) URL (checked when the plan is read).","type":"object","additionalProperties":false,"required":["to","status"],"properties":{"to":{"type":"string"},"status":{"title":"301 or 302","enum":[301,302]}}};
-const pattern17 = new RegExp("^([0-9]{1,3}\\.[0-9]{1,3}|default)$", "u");
+const pattern13 = new RegExp("^[a-z][a-z_]*$", "u");
+const pattern28 = new RegExp("^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$", "u");
+const pattern41 = new RegExp("^[a-z0-9_]{1,64}$", "u");
+const pattern43 = new RegExp("^[a-z0-9_]{1,32}$", "u");
+const pattern48 = new RegExp("^[a-z0-9][a-z0-9._-]{0,63}$", "u");
+const pattern50 = new RegExp("^/(www|files)(/.*)?$", "u");
+const pattern55 = new RegExp("^(resources|permissions|php|php_fpm)\\..", "u");
+const pattern56 = new RegExp("^(client|domain|dns_zone|mailbox|database|ftp_user|hosting_plan):.", "u");
+const schema44 = {"title":"settings by their dotted names","description":"In the manifest's terms: `php_version` a version or \"default\", `https.lets_encrypt` and `https.force` booleans, `https.hsts` and `redirect` false (off) or an object.","type":"object","additionalProperties":false,"minProperties":1,"properties":{"php_version":{"$ref":"#/$defs/phpVersion"},"https.lets_encrypt":{"type":"boolean"},"https.force":{"type":"boolean"},"https.hsts":{"oneOf":[{"const":false},{"$ref":"#/$defs/hsts"}]},"redirect":{"oneOf":[{"const":false},{"$ref":"#/$defs/redirect"}]}}};
+const schema45 = {"title":"a PHP version","description":"MAJOR.MINOR, or \"default\": the panel's default.","type":"string","pattern":"^([0-9]{1,3}\\.[0-9]{1,3}|default)$"};
+const schema46 = {"title":"HSTS on","description":"What a manifest may give (a create's `settings`, an update's `after`): max_age 0 or more.","type":"object","additionalProperties":false,"required":["max_age","include_subdomains","preload"],"properties":{"max_age":{"title":"0 or more","type":"integer","minimum":0},"include_subdomains":{"type":"boolean"},"preload":{"type":"boolean"}}};
+const schema47 = {"title":"forwarding to a URL","description":"What a manifest may give (a create's `settings`, an update's `after`): status 301 or 302; `to` an absolute http(s) URL (checked when the plan is read).","type":"object","additionalProperties":false,"required":["to","status"],"properties":{"to":{"type":"string"},"status":{"title":"301 or 302","enum":[301,302]}}};
+const pattern18 = new RegExp("^([0-9]{1,3}\\.[0-9]{1,3}|default)$", "u");
 
 function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -55,7 +58,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(Object.keys(data).length < 1){
-const err0 = {instancePath,schemaPath:"#/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties",schema:1,parentSchema:schema42,data};
+const err0 = {instancePath,schemaPath:"#/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties",schema:1,parentSchema:schema44,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -66,7 +69,7 @@ errors++;
 }
 for(const key0 in data){
 if(!(((((key0 === "php_version") || (key0 === "https.lets_encrypt")) || (key0 === "https.force")) || (key0 === "https.hsts")) || (key0 === "redirect"))){
-const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema42,data};
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema44,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -79,8 +82,8 @@ errors++;
 if(data.php_version !== undefined){
 let data0 = data.php_version;
 if(typeof data0 === "string"){
-if(!pattern17.test(data0)){
-const err2 = {instancePath:instancePath+"/php_version",schemaPath:"#/$defs/phpVersion/pattern",keyword:"pattern",params:{pattern: "^([0-9]{1,3}\\.[0-9]{1,3}|default)$"},message:"must match pattern \""+"^([0-9]{1,3}\\.[0-9]{1,3}|default)$"+"\"",schema:"^([0-9]{1,3}\\.[0-9]{1,3}|default)$",parentSchema:schema43,data:data0};
+if(!pattern18.test(data0)){
+const err2 = {instancePath:instancePath+"/php_version",schemaPath:"#/$defs/phpVersion/pattern",keyword:"pattern",params:{pattern: "^([0-9]{1,3}\\.[0-9]{1,3}|default)$"},message:"must match pattern \""+"^([0-9]{1,3}\\.[0-9]{1,3}|default)$"+"\"",schema:"^([0-9]{1,3}\\.[0-9]{1,3}|default)$",parentSchema:schema45,data:data0};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -91,7 +94,7 @@ errors++;
 }
 }
 else {
-const err3 = {instancePath:instancePath+"/php_version",schemaPath:"#/$defs/phpVersion/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema43.type,parentSchema:schema43,data:data0};
+const err3 = {instancePath:instancePath+"/php_version",schemaPath:"#/$defs/phpVersion/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema45.type,parentSchema:schema45,data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -104,7 +107,7 @@ errors++;
 if(data["https.lets_encrypt"] !== undefined){
 let data1 = data["https.lets_encrypt"];
 if(typeof data1 !== "boolean"){
-const err4 = {instancePath:instancePath+"/https.lets_encrypt",schemaPath:"#/properties/https.lets_encrypt/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema42.properties["https.lets_encrypt"].type,parentSchema:schema42.properties["https.lets_encrypt"],data:data1};
+const err4 = {instancePath:instancePath+"/https.lets_encrypt",schemaPath:"#/properties/https.lets_encrypt/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema44.properties["https.lets_encrypt"].type,parentSchema:schema44.properties["https.lets_encrypt"],data:data1};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -117,7 +120,7 @@ errors++;
 if(data["https.force"] !== undefined){
 let data2 = data["https.force"];
 if(typeof data2 !== "boolean"){
-const err5 = {instancePath:instancePath+"/https.force",schemaPath:"#/properties/https.force/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema42.properties["https.force"].type,parentSchema:schema42.properties["https.force"],data:data2};
+const err5 = {instancePath:instancePath+"/https.force",schemaPath:"#/properties/https.force/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema44.properties["https.force"].type,parentSchema:schema44.properties["https.force"],data:data2};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -134,7 +137,7 @@ let valid2 = false;
 let passing0 = null;
 const _errs11 = errors;
 if(false !== data3){
-const err6 = {instancePath:instancePath+"/https.hsts",schemaPath:"#/properties/https.hsts/oneOf/0/const",keyword:"const",params:{allowedValue: false},message:"must be equal to constant",schema:false,parentSchema:schema42.properties["https.hsts"].oneOf[0],data:data3};
+const err6 = {instancePath:instancePath+"/https.hsts",schemaPath:"#/properties/https.hsts/oneOf/0/const",keyword:"const",params:{allowedValue: false},message:"must be equal to constant",schema:false,parentSchema:schema44.properties["https.hsts"].oneOf[0],data:data3};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -151,7 +154,7 @@ passing0 = 0;
 const _errs12 = errors;
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 if(data3.max_age === undefined){
-const err7 = {instancePath:instancePath+"/https.hsts",schemaPath:"#/$defs/hsts/required",keyword:"required",params:{missingProperty: "max_age"},message:"must have required property '"+"max_age"+"'",schema:schema44.required,parentSchema:schema44,data:data3};
+const err7 = {instancePath:instancePath+"/https.hsts",schemaPath:"#/$defs/hsts/required",keyword:"required",params:{missingProperty: "max_age"},message:"must have required property '"+"max_age"+"'",schema:schema46.required,parentSchema:schema46,data:data3};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -161,7 +164,7 @@ vErrors.push(err7);
 errors++;
 }
 if(data3.include_subdomains === undefined){
-const err8 = {instancePath:instancePath+"/https.hsts",schemaPath:"#/$defs/hsts/required",keyword:"required",params:{missingProperty: "include_subdomains"},message:"must have required property '"+"include_subdomains"+"'",schema:schema44.required,parentSchema:schema44,data:data3};
+const err8 = {instancePath:instancePath+"/https.hsts",schemaPath:"#/$defs/hsts/required",keyword:"required",params:{missingProperty: "include_subdomains"},message:"must have required property '"+"include_subdomains"+"'",schema:schema46.required,parentSchema:schema46,data:data3};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -171,7 +174,7 @@ vErrors.push(err8);
 errors++;
 }
 if(data3.preload === undefined){
-const err9 = {instancePath:instancePath+"/https.hsts",schemaPath:"#/$defs/hsts/required",keyword:"required",params:{missingProperty: "preload"},message:"must have required property '"+"preload"+"'",schema:schema44.required,parentSchema:schema44,data:data3};
+const err9 = {instancePath:instancePath+"/https.hsts",schemaPath:"#/$defs/hsts/required",keyword:"required",params:{missingProperty: "preload"},message:"must have required property '"+"preload"+"'",schema:schema46.required,parentSchema:schema46,data:data3};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -182,7 +185,7 @@ errors++;
 }
 for(const key1 in data3){
 if(!(((key1 === "max_age") || (key1 === "include_subdomains")) || (key1 === "preload"))){
-const err10 = {instancePath:instancePath+"/https.hsts",schemaPath:"#/$defs/hsts/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema44,data:data3};
+const err10 = {instancePath:instancePath+"/https.hsts",schemaPath:"#/$defs/hsts/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema46,data:data3};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -195,7 +198,7 @@ errors++;
 if(data3.max_age !== undefined){
 let data4 = data3.max_age;
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-const err11 = {instancePath:instancePath+"/https.hsts/max_age",schemaPath:"#/$defs/hsts/properties/max_age/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema44.properties.max_age.type,parentSchema:schema44.properties.max_age,data:data4};
+const err11 = {instancePath:instancePath+"/https.hsts/max_age",schemaPath:"#/$defs/hsts/properties/max_age/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema46.properties.max_age.type,parentSchema:schema46.properties.max_age,data:data4};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -206,7 +209,7 @@ errors++;
 }
 if((typeof data4 == "number") && (isFinite(data4))){
 if(data4 < 0 || isNaN(data4)){
-const err12 = {instancePath:instancePath+"/https.hsts/max_age",schemaPath:"#/$defs/hsts/properties/max_age/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema44.properties.max_age,data:data4};
+const err12 = {instancePath:instancePath+"/https.hsts/max_age",schemaPath:"#/$defs/hsts/properties/max_age/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema46.properties.max_age,data:data4};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -220,7 +223,7 @@ errors++;
 if(data3.include_subdomains !== undefined){
 let data5 = data3.include_subdomains;
 if(typeof data5 !== "boolean"){
-const err13 = {instancePath:instancePath+"/https.hsts/include_subdomains",schemaPath:"#/$defs/hsts/properties/include_subdomains/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema44.properties.include_subdomains.type,parentSchema:schema44.properties.include_subdomains,data:data5};
+const err13 = {instancePath:instancePath+"/https.hsts/include_subdomains",schemaPath:"#/$defs/hsts/properties/include_subdomains/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema46.properties.include_subdomains.type,parentSchema:schema46.properties.include_subdomains,data:data5};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -233,7 +236,7 @@ errors++;
 if(data3.preload !== undefined){
 let data6 = data3.preload;
 if(typeof data6 !== "boolean"){
-const err14 = {instancePath:instancePath+"/https.hsts/preload",schemaPath:"#/$defs/hsts/properties/preload/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema44.properties.preload.type,parentSchema:schema44.properties.preload,data:data6};
+const err14 = {instancePath:instancePath+"/https.hsts/preload",schemaPath:"#/$defs/hsts/properties/preload/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema46.properties.preload.type,parentSchema:schema46.properties.preload,data:data6};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -245,7 +248,7 @@ errors++;
 }
 }
 else {
-const err15 = {instancePath:instancePath+"/https.hsts",schemaPath:"#/$defs/hsts/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema44.type,parentSchema:schema44,data:data3};
+const err15 = {instancePath:instancePath+"/https.hsts",schemaPath:"#/$defs/hsts/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema46.type,parentSchema:schema46,data:data3};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -266,7 +269,7 @@ passing0 = 1;
 }
 }
 if(!valid2){
-const err16 = {instancePath:instancePath+"/https.hsts",schemaPath:"#/properties/https.hsts/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema42.properties["https.hsts"].oneOf,parentSchema:schema42.properties["https.hsts"],data:data3};
+const err16 = {instancePath:instancePath+"/https.hsts",schemaPath:"#/properties/https.hsts/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema44.properties["https.hsts"].oneOf,parentSchema:schema44.properties["https.hsts"],data:data3};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -294,7 +297,7 @@ let valid5 = false;
 let passing1 = null;
 const _errs24 = errors;
 if(false !== data7){
-const err17 = {instancePath:instancePath+"/redirect",schemaPath:"#/properties/redirect/oneOf/0/const",keyword:"const",params:{allowedValue: false},message:"must be equal to constant",schema:false,parentSchema:schema42.properties.redirect.oneOf[0],data:data7};
+const err17 = {instancePath:instancePath+"/redirect",schemaPath:"#/properties/redirect/oneOf/0/const",keyword:"const",params:{allowedValue: false},message:"must be equal to constant",schema:false,parentSchema:schema44.properties.redirect.oneOf[0],data:data7};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -311,7 +314,7 @@ passing1 = 0;
 const _errs25 = errors;
 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
 if(data7.to === undefined){
-const err18 = {instancePath:instancePath+"/redirect",schemaPath:"#/$defs/redirect/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'",schema:schema45.required,parentSchema:schema45,data:data7};
+const err18 = {instancePath:instancePath+"/redirect",schemaPath:"#/$defs/redirect/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'",schema:schema47.required,parentSchema:schema47,data:data7};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -321,7 +324,7 @@ vErrors.push(err18);
 errors++;
 }
 if(data7.status === undefined){
-const err19 = {instancePath:instancePath+"/redirect",schemaPath:"#/$defs/redirect/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema45.required,parentSchema:schema45,data:data7};
+const err19 = {instancePath:instancePath+"/redirect",schemaPath:"#/$defs/redirect/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema47.required,parentSchema:schema47,data:data7};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -332,7 +335,7 @@ errors++;
 }
 for(const key2 in data7){
 if(!((key2 === "to") || (key2 === "status"))){
-const err20 = {instancePath:instancePath+"/redirect",schemaPath:"#/$defs/redirect/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema45,data:data7};
+const err20 = {instancePath:instancePath+"/redirect",schemaPath:"#/$defs/redirect/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema47,data:data7};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -345,7 +348,7 @@ errors++;
 if(data7.to !== undefined){
 let data8 = data7.to;
 if(typeof data8 !== "string"){
-const err21 = {instancePath:instancePath+"/redirect/to",schemaPath:"#/$defs/redirect/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema45.properties.to.type,parentSchema:schema45.properties.to,data:data8};
+const err21 = {instancePath:instancePath+"/redirect/to",schemaPath:"#/$defs/redirect/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema47.properties.to.type,parentSchema:schema47.properties.to,data:data8};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -358,7 +361,7 @@ errors++;
 if(data7.status !== undefined){
 let data9 = data7.status;
 if(!((data9 === 301) || (data9 === 302))){
-const err22 = {instancePath:instancePath+"/redirect/status",schemaPath:"#/$defs/redirect/properties/status/enum",keyword:"enum",params:{allowedValues: schema45.properties.status.enum},message:"must be equal to one of the allowed values",schema:schema45.properties.status.enum,parentSchema:schema45.properties.status,data:data9};
+const err22 = {instancePath:instancePath+"/redirect/status",schemaPath:"#/$defs/redirect/properties/status/enum",keyword:"enum",params:{allowedValues: schema47.properties.status.enum},message:"must be equal to one of the allowed values",schema:schema47.properties.status.enum,parentSchema:schema47.properties.status,data:data9};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -370,7 +373,7 @@ errors++;
 }
 }
 else {
-const err23 = {instancePath:instancePath+"/redirect",schemaPath:"#/$defs/redirect/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema45.type,parentSchema:schema45,data:data7};
+const err23 = {instancePath:instancePath+"/redirect",schemaPath:"#/$defs/redirect/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema47.type,parentSchema:schema47,data:data7};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -391,7 +394,7 @@ passing1 = 1;
 }
 }
 if(!valid5){
-const err24 = {instancePath:instancePath+"/redirect",schemaPath:"#/properties/redirect/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema42.properties.redirect.oneOf,parentSchema:schema42.properties.redirect,data:data7};
+const err24 = {instancePath:instancePath+"/redirect",schemaPath:"#/properties/redirect/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema44.properties.redirect.oneOf,parentSchema:schema44.properties.redirect,data:data7};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -414,7 +417,7 @@ vErrors = null;
 }
 }
 else {
-const err25 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema42.type,parentSchema:schema42,data};
+const err25 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema44.type,parentSchema:schema44,data};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -428,9 +431,9 @@ return errors === 0;
 }
 validate22.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema50 = {"type":"object","additionalProperties":false,"required":["field","before","after"],"description":"A setting that differs, in the manifest's terms (see settingValues). `before` is the panel's value, whatever it holds (`true` for HSTS or forwarding on whose details do not read); `after` one a manifest may give.","properties":{"field":{"$ref":"#/$defs/setting"},"before":true,"after":true},"allOf":[{"if":{"properties":{"field":{"const":"php_version"}}},"then":{"properties":{"before":{"type":"string"},"after":{"$ref":"#/$defs/phpVersion"}}}},{"if":{"properties":{"field":{"enum":["https.lets_encrypt","https.force"]}}},"then":{"properties":{"before":{"type":"boolean"},"after":{"type":"boolean"}}}},{"if":{"properties":{"field":{"const":"https.hsts"}}},"then":{"properties":{"before":{"oneOf":[{"type":"boolean"},{"$ref":"#/$defs/hstsRead"}]},"after":{"oneOf":[{"const":false},{"$ref":"#/$defs/hsts"}]}}}},{"if":{"properties":{"field":{"const":"redirect"}}},"then":{"properties":{"before":{"oneOf":[{"type":"boolean"},{"$ref":"#/$defs/redirectRead"}]},"after":{"oneOf":[{"const":false},{"$ref":"#/$defs/redirect"}]}}}}]};
-const schema52 = {"title":"HSTS on, as the panel holds it","description":"Any max_age the panel holds (an update's `before`).","type":"object","additionalProperties":false,"required":["max_age","include_subdomains","preload"],"properties":{"max_age":{"type":"integer"},"include_subdomains":{"type":"boolean"},"preload":{"type":"boolean"}}};
-const schema54 = {"title":"forwarding to a URL, as the panel holds it","description":"Any URL and forwarding type the panel holds (an update's `before`).","type":"object","additionalProperties":false,"required":["to","status"],"properties":{"to":{"type":"string"},"status":{"type":"integer"}}};
+const schema52 = {"type":"object","additionalProperties":false,"required":["field","before","after"],"description":"A setting that differs, in the manifest's terms (see settingValues). `before` is the panel's value, whatever it holds (`true` for HSTS or forwarding on whose details do not read); `after` one a manifest may give.","properties":{"field":{"$ref":"#/$defs/setting"},"before":true,"after":true},"allOf":[{"if":{"properties":{"field":{"const":"php_version"}}},"then":{"properties":{"before":{"type":"string"},"after":{"$ref":"#/$defs/phpVersion"}}}},{"if":{"properties":{"field":{"enum":["https.lets_encrypt","https.force"]}}},"then":{"properties":{"before":{"type":"boolean"},"after":{"type":"boolean"}}}},{"if":{"properties":{"field":{"const":"https.hsts"}}},"then":{"properties":{"before":{"oneOf":[{"type":"boolean"},{"$ref":"#/$defs/hstsRead"}]},"after":{"oneOf":[{"const":false},{"$ref":"#/$defs/hsts"}]}}}},{"if":{"properties":{"field":{"const":"redirect"}}},"then":{"properties":{"before":{"oneOf":[{"type":"boolean"},{"$ref":"#/$defs/redirectRead"}]},"after":{"oneOf":[{"const":false},{"$ref":"#/$defs/redirect"}]}}}}]};
+const schema54 = {"title":"HSTS on, as the panel holds it","description":"Any max_age the panel holds (an update's `before`).","type":"object","additionalProperties":false,"required":["max_age","include_subdomains","preload"],"properties":{"max_age":{"type":"integer"},"include_subdomains":{"type":"boolean"},"preload":{"type":"boolean"}}};
+const schema56 = {"title":"forwarding to a URL, as the panel holds it","description":"Any URL and forwarding type the panel holds (an update's `before`).","type":"object","additionalProperties":false,"required":["to","status"],"properties":{"to":{"type":"string"},"status":{"type":"integer"}}};
 
 function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -475,7 +478,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.before !== undefined){
 let data1 = data.before;
 if(typeof data1 !== "string"){
-const err1 = {instancePath:instancePath+"/before",schemaPath:"#/allOf/0/then/properties/before/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema50.allOf[0].then.properties.before.type,parentSchema:schema50.allOf[0].then.properties.before,data:data1};
+const err1 = {instancePath:instancePath+"/before",schemaPath:"#/allOf/0/then/properties/before/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema52.allOf[0].then.properties.before.type,parentSchema:schema52.allOf[0].then.properties.before,data:data1};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -488,8 +491,8 @@ errors++;
 if(data.after !== undefined){
 let data2 = data.after;
 if(typeof data2 === "string"){
-if(!pattern17.test(data2)){
-const err2 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/phpVersion/pattern",keyword:"pattern",params:{pattern: "^([0-9]{1,3}\\.[0-9]{1,3}|default)$"},message:"must match pattern \""+"^([0-9]{1,3}\\.[0-9]{1,3}|default)$"+"\"",schema:"^([0-9]{1,3}\\.[0-9]{1,3}|default)$",parentSchema:schema43,data:data2};
+if(!pattern18.test(data2)){
+const err2 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/phpVersion/pattern",keyword:"pattern",params:{pattern: "^([0-9]{1,3}\\.[0-9]{1,3}|default)$"},message:"must match pattern \""+"^([0-9]{1,3}\\.[0-9]{1,3}|default)$"+"\"",schema:"^([0-9]{1,3}\\.[0-9]{1,3}|default)$",parentSchema:schema45,data:data2};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -500,7 +503,7 @@ errors++;
 }
 }
 else {
-const err3 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/phpVersion/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema43.type,parentSchema:schema43,data:data2};
+const err3 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/phpVersion/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema45.type,parentSchema:schema45,data:data2};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -521,7 +524,7 @@ props0.field = true;
 }
 }
 if(!valid1){
-const err4 = {instancePath,schemaPath:"#/allOf/0/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema50.allOf[0].if,parentSchema:schema50.allOf[0],data};
+const err4 = {instancePath,schemaPath:"#/allOf/0/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema52.allOf[0].if,parentSchema:schema52.allOf[0],data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -564,7 +567,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.before !== undefined){
 let data4 = data.before;
 if(typeof data4 !== "boolean"){
-const err6 = {instancePath:instancePath+"/before",schemaPath:"#/allOf/1/then/properties/before/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema50.allOf[1].then.properties.before.type,parentSchema:schema50.allOf[1].then.properties.before,data:data4};
+const err6 = {instancePath:instancePath+"/before",schemaPath:"#/allOf/1/then/properties/before/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema52.allOf[1].then.properties.before.type,parentSchema:schema52.allOf[1].then.properties.before,data:data4};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -577,7 +580,7 @@ errors++;
 if(data.after !== undefined){
 let data5 = data.after;
 if(typeof data5 !== "boolean"){
-const err7 = {instancePath:instancePath+"/after",schemaPath:"#/allOf/1/then/properties/after/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema50.allOf[1].then.properties.after.type,parentSchema:schema50.allOf[1].then.properties.after,data:data5};
+const err7 = {instancePath:instancePath+"/after",schemaPath:"#/allOf/1/then/properties/after/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema52.allOf[1].then.properties.after.type,parentSchema:schema52.allOf[1].then.properties.after,data:data5};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -598,7 +601,7 @@ props1.field = true;
 }
 }
 if(!valid5){
-const err8 = {instancePath,schemaPath:"#/allOf/1/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema50.allOf[1].if,parentSchema:schema50.allOf[1],data};
+const err8 = {instancePath,schemaPath:"#/allOf/1/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema52.allOf[1].if,parentSchema:schema52.allOf[1],data};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -653,7 +656,7 @@ let valid11 = false;
 let passing0 = null;
 const _errs27 = errors;
 if(typeof data7 !== "boolean"){
-const err10 = {instancePath:instancePath+"/before",schemaPath:"#/allOf/2/then/properties/before/oneOf/0/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema50.allOf[2].then.properties.before.oneOf[0].type,parentSchema:schema50.allOf[2].then.properties.before.oneOf[0],data:data7};
+const err10 = {instancePath:instancePath+"/before",schemaPath:"#/allOf/2/then/properties/before/oneOf/0/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema52.allOf[2].then.properties.before.oneOf[0].type,parentSchema:schema52.allOf[2].then.properties.before.oneOf[0],data:data7};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -670,7 +673,7 @@ passing0 = 0;
 const _errs29 = errors;
 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
 if(data7.max_age === undefined){
-const err11 = {instancePath:instancePath+"/before",schemaPath:"#/$defs/hstsRead/required",keyword:"required",params:{missingProperty: "max_age"},message:"must have required property '"+"max_age"+"'",schema:schema52.required,parentSchema:schema52,data:data7};
+const err11 = {instancePath:instancePath+"/before",schemaPath:"#/$defs/hstsRead/required",keyword:"required",params:{missingProperty: "max_age"},message:"must have required property '"+"max_age"+"'",schema:schema54.required,parentSchema:schema54,data:data7};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -680,7 +683,7 @@ vErrors.push(err11);
 errors++;
 }
 if(data7.include_subdomains === undefined){
-const err12 = {instancePath:instancePath+"/before",schemaPath:"#/$defs/hstsRead/required",keyword:"required",params:{missingProperty: "include_subdomains"},message:"must have required property '"+"include_subdomains"+"'",schema:schema52.required,parentSchema:schema52,data:data7};
+const err12 = {instancePath:instancePath+"/before",schemaPath:"#/$defs/hstsRead/required",keyword:"required",params:{missingProperty: "include_subdomains"},message:"must have required property '"+"include_subdomains"+"'",schema:schema54.required,parentSchema:schema54,data:data7};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -690,7 +693,7 @@ vErrors.push(err12);
 errors++;
 }
 if(data7.preload === undefined){
-const err13 = {instancePath:instancePath+"/before",schemaPath:"#/$defs/hstsRead/required",keyword:"required",params:{missingProperty: "preload"},message:"must have required property '"+"preload"+"'",schema:schema52.required,parentSchema:schema52,data:data7};
+const err13 = {instancePath:instancePath+"/before",schemaPath:"#/$defs/hstsRead/required",keyword:"required",params:{missingProperty: "preload"},message:"must have required property '"+"preload"+"'",schema:schema54.required,parentSchema:schema54,data:data7};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -701,7 +704,7 @@ errors++;
 }
 for(const key0 in data7){
 if(!(((key0 === "max_age") || (key0 === "include_subdomains")) || (key0 === "preload"))){
-const err14 = {instancePath:instancePath+"/before",schemaPath:"#/$defs/hstsRead/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema52,data:data7};
+const err14 = {instancePath:instancePath+"/before",schemaPath:"#/$defs/hstsRead/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema54,data:data7};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -714,7 +717,7 @@ errors++;
 if(data7.max_age !== undefined){
 let data8 = data7.max_age;
 if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
-const err15 = {instancePath:instancePath+"/before/max_age",schemaPath:"#/$defs/hstsRead/properties/max_age/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema52.properties.max_age.type,parentSchema:schema52.properties.max_age,data:data8};
+const err15 = {instancePath:instancePath+"/before/max_age",schemaPath:"#/$defs/hstsRead/properties/max_age/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema54.properties.max_age.type,parentSchema:schema54.properties.max_age,data:data8};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -727,7 +730,7 @@ errors++;
 if(data7.include_subdomains !== undefined){
 let data9 = data7.include_subdomains;
 if(typeof data9 !== "boolean"){
-const err16 = {instancePath:instancePath+"/before/include_subdomains",schemaPath:"#/$defs/hstsRead/properties/include_subdomains/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema52.properties.include_subdomains.type,parentSchema:schema52.properties.include_subdomains,data:data9};
+const err16 = {instancePath:instancePath+"/before/include_subdomains",schemaPath:"#/$defs/hstsRead/properties/include_subdomains/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema54.properties.include_subdomains.type,parentSchema:schema54.properties.include_subdomains,data:data9};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -740,7 +743,7 @@ errors++;
 if(data7.preload !== undefined){
 let data10 = data7.preload;
 if(typeof data10 !== "boolean"){
-const err17 = {instancePath:instancePath+"/before/preload",schemaPath:"#/$defs/hstsRead/properties/preload/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema52.properties.preload.type,parentSchema:schema52.properties.preload,data:data10};
+const err17 = {instancePath:instancePath+"/before/preload",schemaPath:"#/$defs/hstsRead/properties/preload/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema54.properties.preload.type,parentSchema:schema54.properties.preload,data:data10};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -752,7 +755,7 @@ errors++;
 }
 }
 else {
-const err18 = {instancePath:instancePath+"/before",schemaPath:"#/$defs/hstsRead/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema52.type,parentSchema:schema52,data:data7};
+const err18 = {instancePath:instancePath+"/before",schemaPath:"#/$defs/hstsRead/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema54.type,parentSchema:schema54,data:data7};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -773,7 +776,7 @@ passing0 = 1;
 }
 }
 if(!valid11){
-const err19 = {instancePath:instancePath+"/before",schemaPath:"#/allOf/2/then/properties/before/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema50.allOf[2].then.properties.before.oneOf,parentSchema:schema50.allOf[2].then.properties.before,data:data7};
+const err19 = {instancePath:instancePath+"/before",schemaPath:"#/allOf/2/then/properties/before/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema52.allOf[2].then.properties.before.oneOf,parentSchema:schema52.allOf[2].then.properties.before,data:data7};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -801,7 +804,7 @@ let valid14 = false;
 let passing1 = null;
 const _errs41 = errors;
 if(false !== data11){
-const err20 = {instancePath:instancePath+"/after",schemaPath:"#/allOf/2/then/properties/after/oneOf/0/const",keyword:"const",params:{allowedValue: false},message:"must be equal to constant",schema:false,parentSchema:schema50.allOf[2].then.properties.after.oneOf[0],data:data11};
+const err20 = {instancePath:instancePath+"/after",schemaPath:"#/allOf/2/then/properties/after/oneOf/0/const",keyword:"const",params:{allowedValue: false},message:"must be equal to constant",schema:false,parentSchema:schema52.allOf[2].then.properties.after.oneOf[0],data:data11};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -818,7 +821,7 @@ passing1 = 0;
 const _errs42 = errors;
 if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
 if(data11.max_age === undefined){
-const err21 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/hsts/required",keyword:"required",params:{missingProperty: "max_age"},message:"must have required property '"+"max_age"+"'",schema:schema44.required,parentSchema:schema44,data:data11};
+const err21 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/hsts/required",keyword:"required",params:{missingProperty: "max_age"},message:"must have required property '"+"max_age"+"'",schema:schema46.required,parentSchema:schema46,data:data11};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -828,7 +831,7 @@ vErrors.push(err21);
 errors++;
 }
 if(data11.include_subdomains === undefined){
-const err22 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/hsts/required",keyword:"required",params:{missingProperty: "include_subdomains"},message:"must have required property '"+"include_subdomains"+"'",schema:schema44.required,parentSchema:schema44,data:data11};
+const err22 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/hsts/required",keyword:"required",params:{missingProperty: "include_subdomains"},message:"must have required property '"+"include_subdomains"+"'",schema:schema46.required,parentSchema:schema46,data:data11};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -838,7 +841,7 @@ vErrors.push(err22);
 errors++;
 }
 if(data11.preload === undefined){
-const err23 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/hsts/required",keyword:"required",params:{missingProperty: "preload"},message:"must have required property '"+"preload"+"'",schema:schema44.required,parentSchema:schema44,data:data11};
+const err23 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/hsts/required",keyword:"required",params:{missingProperty: "preload"},message:"must have required property '"+"preload"+"'",schema:schema46.required,parentSchema:schema46,data:data11};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -849,7 +852,7 @@ errors++;
 }
 for(const key1 in data11){
 if(!(((key1 === "max_age") || (key1 === "include_subdomains")) || (key1 === "preload"))){
-const err24 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/hsts/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema44,data:data11};
+const err24 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/hsts/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema46,data:data11};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -862,7 +865,7 @@ errors++;
 if(data11.max_age !== undefined){
 let data12 = data11.max_age;
 if(!(((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12))) && (isFinite(data12)))){
-const err25 = {instancePath:instancePath+"/after/max_age",schemaPath:"#/$defs/hsts/properties/max_age/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema44.properties.max_age.type,parentSchema:schema44.properties.max_age,data:data12};
+const err25 = {instancePath:instancePath+"/after/max_age",schemaPath:"#/$defs/hsts/properties/max_age/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema46.properties.max_age.type,parentSchema:schema46.properties.max_age,data:data12};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -873,7 +876,7 @@ errors++;
 }
 if((typeof data12 == "number") && (isFinite(data12))){
 if(data12 < 0 || isNaN(data12)){
-const err26 = {instancePath:instancePath+"/after/max_age",schemaPath:"#/$defs/hsts/properties/max_age/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema44.properties.max_age,data:data12};
+const err26 = {instancePath:instancePath+"/after/max_age",schemaPath:"#/$defs/hsts/properties/max_age/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema46.properties.max_age,data:data12};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -887,7 +890,7 @@ errors++;
 if(data11.include_subdomains !== undefined){
 let data13 = data11.include_subdomains;
 if(typeof data13 !== "boolean"){
-const err27 = {instancePath:instancePath+"/after/include_subdomains",schemaPath:"#/$defs/hsts/properties/include_subdomains/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema44.properties.include_subdomains.type,parentSchema:schema44.properties.include_subdomains,data:data13};
+const err27 = {instancePath:instancePath+"/after/include_subdomains",schemaPath:"#/$defs/hsts/properties/include_subdomains/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema46.properties.include_subdomains.type,parentSchema:schema46.properties.include_subdomains,data:data13};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -900,7 +903,7 @@ errors++;
 if(data11.preload !== undefined){
 let data14 = data11.preload;
 if(typeof data14 !== "boolean"){
-const err28 = {instancePath:instancePath+"/after/preload",schemaPath:"#/$defs/hsts/properties/preload/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema44.properties.preload.type,parentSchema:schema44.properties.preload,data:data14};
+const err28 = {instancePath:instancePath+"/after/preload",schemaPath:"#/$defs/hsts/properties/preload/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema46.properties.preload.type,parentSchema:schema46.properties.preload,data:data14};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -912,7 +915,7 @@ errors++;
 }
 }
 else {
-const err29 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/hsts/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema44.type,parentSchema:schema44,data:data11};
+const err29 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/hsts/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema46.type,parentSchema:schema46,data:data11};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -933,7 +936,7 @@ passing1 = 1;
 }
 }
 if(!valid14){
-const err30 = {instancePath:instancePath+"/after",schemaPath:"#/allOf/2/then/properties/after/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema50.allOf[2].then.properties.after.oneOf,parentSchema:schema50.allOf[2].then.properties.after,data:data11};
+const err30 = {instancePath:instancePath+"/after",schemaPath:"#/allOf/2/then/properties/after/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema52.allOf[2].then.properties.after.oneOf,parentSchema:schema52.allOf[2].then.properties.after,data:data11};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -965,7 +968,7 @@ props4.field = true;
 }
 }
 if(!valid8){
-const err31 = {instancePath,schemaPath:"#/allOf/2/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema50.allOf[2].if,parentSchema:schema50.allOf[2],data};
+const err31 = {instancePath,schemaPath:"#/allOf/2/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema52.allOf[2].if,parentSchema:schema52.allOf[2],data};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -1020,7 +1023,7 @@ let valid20 = false;
 let passing2 = null;
 const _errs59 = errors;
 if(typeof data16 !== "boolean"){
-const err33 = {instancePath:instancePath+"/before",schemaPath:"#/allOf/3/then/properties/before/oneOf/0/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema50.allOf[3].then.properties.before.oneOf[0].type,parentSchema:schema50.allOf[3].then.properties.before.oneOf[0],data:data16};
+const err33 = {instancePath:instancePath+"/before",schemaPath:"#/allOf/3/then/properties/before/oneOf/0/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema52.allOf[3].then.properties.before.oneOf[0].type,parentSchema:schema52.allOf[3].then.properties.before.oneOf[0],data:data16};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -1037,7 +1040,7 @@ passing2 = 0;
 const _errs61 = errors;
 if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
 if(data16.to === undefined){
-const err34 = {instancePath:instancePath+"/before",schemaPath:"#/$defs/redirectRead/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'",schema:schema54.required,parentSchema:schema54,data:data16};
+const err34 = {instancePath:instancePath+"/before",schemaPath:"#/$defs/redirectRead/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'",schema:schema56.required,parentSchema:schema56,data:data16};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -1047,7 +1050,7 @@ vErrors.push(err34);
 errors++;
 }
 if(data16.status === undefined){
-const err35 = {instancePath:instancePath+"/before",schemaPath:"#/$defs/redirectRead/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema54.required,parentSchema:schema54,data:data16};
+const err35 = {instancePath:instancePath+"/before",schemaPath:"#/$defs/redirectRead/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema56.required,parentSchema:schema56,data:data16};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -1058,7 +1061,7 @@ errors++;
 }
 for(const key2 in data16){
 if(!((key2 === "to") || (key2 === "status"))){
-const err36 = {instancePath:instancePath+"/before",schemaPath:"#/$defs/redirectRead/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema54,data:data16};
+const err36 = {instancePath:instancePath+"/before",schemaPath:"#/$defs/redirectRead/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema56,data:data16};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -1071,7 +1074,7 @@ errors++;
 if(data16.to !== undefined){
 let data17 = data16.to;
 if(typeof data17 !== "string"){
-const err37 = {instancePath:instancePath+"/before/to",schemaPath:"#/$defs/redirectRead/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema54.properties.to.type,parentSchema:schema54.properties.to,data:data17};
+const err37 = {instancePath:instancePath+"/before/to",schemaPath:"#/$defs/redirectRead/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.properties.to.type,parentSchema:schema56.properties.to,data:data17};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -1084,7 +1087,7 @@ errors++;
 if(data16.status !== undefined){
 let data18 = data16.status;
 if(!(((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18))) && (isFinite(data18)))){
-const err38 = {instancePath:instancePath+"/before/status",schemaPath:"#/$defs/redirectRead/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema54.properties.status.type,parentSchema:schema54.properties.status,data:data18};
+const err38 = {instancePath:instancePath+"/before/status",schemaPath:"#/$defs/redirectRead/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema56.properties.status.type,parentSchema:schema56.properties.status,data:data18};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -1096,7 +1099,7 @@ errors++;
 }
 }
 else {
-const err39 = {instancePath:instancePath+"/before",schemaPath:"#/$defs/redirectRead/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema54.type,parentSchema:schema54,data:data16};
+const err39 = {instancePath:instancePath+"/before",schemaPath:"#/$defs/redirectRead/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema56.type,parentSchema:schema56,data:data16};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -1117,7 +1120,7 @@ passing2 = 1;
 }
 }
 if(!valid20){
-const err40 = {instancePath:instancePath+"/before",schemaPath:"#/allOf/3/then/properties/before/oneOf",keyword:"oneOf",params:{passingSchemas: passing2},message:"must match exactly one schema in oneOf",schema:schema50.allOf[3].then.properties.before.oneOf,parentSchema:schema50.allOf[3].then.properties.before,data:data16};
+const err40 = {instancePath:instancePath+"/before",schemaPath:"#/allOf/3/then/properties/before/oneOf",keyword:"oneOf",params:{passingSchemas: passing2},message:"must match exactly one schema in oneOf",schema:schema52.allOf[3].then.properties.before.oneOf,parentSchema:schema52.allOf[3].then.properties.before,data:data16};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -1145,7 +1148,7 @@ let valid23 = false;
 let passing3 = null;
 const _errs71 = errors;
 if(false !== data19){
-const err41 = {instancePath:instancePath+"/after",schemaPath:"#/allOf/3/then/properties/after/oneOf/0/const",keyword:"const",params:{allowedValue: false},message:"must be equal to constant",schema:false,parentSchema:schema50.allOf[3].then.properties.after.oneOf[0],data:data19};
+const err41 = {instancePath:instancePath+"/after",schemaPath:"#/allOf/3/then/properties/after/oneOf/0/const",keyword:"const",params:{allowedValue: false},message:"must be equal to constant",schema:false,parentSchema:schema52.allOf[3].then.properties.after.oneOf[0],data:data19};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -1162,7 +1165,7 @@ passing3 = 0;
 const _errs72 = errors;
 if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
 if(data19.to === undefined){
-const err42 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/redirect/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'",schema:schema45.required,parentSchema:schema45,data:data19};
+const err42 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/redirect/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'",schema:schema47.required,parentSchema:schema47,data:data19};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -1172,7 +1175,7 @@ vErrors.push(err42);
 errors++;
 }
 if(data19.status === undefined){
-const err43 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/redirect/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema45.required,parentSchema:schema45,data:data19};
+const err43 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/redirect/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema47.required,parentSchema:schema47,data:data19};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -1183,7 +1186,7 @@ errors++;
 }
 for(const key3 in data19){
 if(!((key3 === "to") || (key3 === "status"))){
-const err44 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/redirect/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema45,data:data19};
+const err44 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/redirect/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema47,data:data19};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -1196,7 +1199,7 @@ errors++;
 if(data19.to !== undefined){
 let data20 = data19.to;
 if(typeof data20 !== "string"){
-const err45 = {instancePath:instancePath+"/after/to",schemaPath:"#/$defs/redirect/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema45.properties.to.type,parentSchema:schema45.properties.to,data:data20};
+const err45 = {instancePath:instancePath+"/after/to",schemaPath:"#/$defs/redirect/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema47.properties.to.type,parentSchema:schema47.properties.to,data:data20};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -1209,7 +1212,7 @@ errors++;
 if(data19.status !== undefined){
 let data21 = data19.status;
 if(!((data21 === 301) || (data21 === 302))){
-const err46 = {instancePath:instancePath+"/after/status",schemaPath:"#/$defs/redirect/properties/status/enum",keyword:"enum",params:{allowedValues: schema45.properties.status.enum},message:"must be equal to one of the allowed values",schema:schema45.properties.status.enum,parentSchema:schema45.properties.status,data:data21};
+const err46 = {instancePath:instancePath+"/after/status",schemaPath:"#/$defs/redirect/properties/status/enum",keyword:"enum",params:{allowedValues: schema47.properties.status.enum},message:"must be equal to one of the allowed values",schema:schema47.properties.status.enum,parentSchema:schema47.properties.status,data:data21};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -1221,7 +1224,7 @@ errors++;
 }
 }
 else {
-const err47 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/redirect/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema45.type,parentSchema:schema45,data:data19};
+const err47 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/redirect/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema47.type,parentSchema:schema47,data:data19};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -1242,7 +1245,7 @@ passing3 = 1;
 }
 }
 if(!valid23){
-const err48 = {instancePath:instancePath+"/after",schemaPath:"#/allOf/3/then/properties/after/oneOf",keyword:"oneOf",params:{passingSchemas: passing3},message:"must match exactly one schema in oneOf",schema:schema50.allOf[3].then.properties.after.oneOf,parentSchema:schema50.allOf[3].then.properties.after,data:data19};
+const err48 = {instancePath:instancePath+"/after",schemaPath:"#/allOf/3/then/properties/after/oneOf",keyword:"oneOf",params:{passingSchemas: passing3},message:"must match exactly one schema in oneOf",schema:schema52.allOf[3].then.properties.after.oneOf,parentSchema:schema52.allOf[3].then.properties.after,data:data19};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -1274,7 +1277,7 @@ props7.field = true;
 }
 }
 if(!valid17){
-const err49 = {instancePath,schemaPath:"#/allOf/3/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema50.allOf[3].if,parentSchema:schema50.allOf[3],data};
+const err49 = {instancePath,schemaPath:"#/allOf/3/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema52.allOf[3].if,parentSchema:schema52.allOf[3],data};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -1294,7 +1297,7 @@ Object.assign(props0, props7);
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.field === undefined){
-const err50 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "field"},message:"must have required property '"+"field"+"'",schema:schema50.required,parentSchema:schema50,data};
+const err50 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "field"},message:"must have required property '"+"field"+"'",schema:schema52.required,parentSchema:schema52,data};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -1304,7 +1307,7 @@ vErrors.push(err50);
 errors++;
 }
 if(data.before === undefined){
-const err51 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "before"},message:"must have required property '"+"before"+"'",schema:schema50.required,parentSchema:schema50,data};
+const err51 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "before"},message:"must have required property '"+"before"+"'",schema:schema52.required,parentSchema:schema52,data};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -1314,7 +1317,7 @@ vErrors.push(err51);
 errors++;
 }
 if(data.after === undefined){
-const err52 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "after"},message:"must have required property '"+"after"+"'",schema:schema50.required,parentSchema:schema50,data};
+const err52 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "after"},message:"must have required property '"+"after"+"'",schema:schema52.required,parentSchema:schema52,data};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -1325,7 +1328,7 @@ errors++;
 }
 for(const key4 in data){
 if(!(((key4 === "field") || (key4 === "before")) || (key4 === "after"))){
-const err53 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema50,data};
+const err53 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema52,data};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -1338,7 +1341,7 @@ errors++;
 if(data.field !== undefined){
 let data22 = data.field;
 if(!(((((data22 === "php_version") || (data22 === "https.lets_encrypt")) || (data22 === "https.force")) || (data22 === "https.hsts")) || (data22 === "redirect"))){
-const err54 = {instancePath:instancePath+"/field",schemaPath:"#/$defs/setting/enum",keyword:"enum",params:{allowedValues: schema56.enum},message:"must be equal to one of the allowed values",schema:schema56.enum,parentSchema:schema56,data:data22};
+const err54 = {instancePath:instancePath+"/field",schemaPath:"#/$defs/setting/enum",keyword:"enum",params:{allowedValues: schema58.enum},message:"must be equal to one of the allowed values",schema:schema58.enum,parentSchema:schema58,data:data22};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -1350,7 +1353,7 @@ errors++;
 }
 }
 else {
-const err55 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema50.type,parentSchema:schema50,data};
+const err55 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema52.type,parentSchema:schema52,data};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -1364,7 +1367,7 @@ return errors === 0;
 }
 validate24.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema67 = {"type":"object","additionalProperties":false,"description":"A mailbox's fields in the manifest's names and terms: quota in bytes (0: unlimited), aliases and forwardings as whole addresses in lowercase ASCII.","properties":{"quota":{"type":"integer","minimum":0},"aliases":{"type":"array","items":{"$ref":"#/$defs/mailboxAddress"}},"forwardings":{"type":"array","items":{"$ref":"#/$defs/mailboxAddress"}},"keep_copies":{"type":"boolean"},"catch_all":{"type":"boolean"},"description":{"type":"string"}}};
+const schema71 = {"type":"object","additionalProperties":false,"description":"A mailbox's fields in the manifest's names and terms: quota in bytes (0: unlimited), aliases and forwardings as whole addresses in lowercase ASCII.","properties":{"quota":{"type":"integer","minimum":0},"aliases":{"type":"array","items":{"$ref":"#/$defs/mailboxAddress"}},"forwardings":{"type":"array","items":{"$ref":"#/$defs/mailboxAddress"}},"keep_copies":{"type":"boolean"},"catch_all":{"type":"boolean"},"description":{"type":"string"}}};
 
 function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -1379,7 +1382,7 @@ evaluated0.items = undefined;
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
 if(!((((((key0 === "quota") || (key0 === "aliases")) || (key0 === "forwardings")) || (key0 === "keep_copies")) || (key0 === "catch_all")) || (key0 === "description"))){
-const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema67,data};
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema71,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -1392,7 +1395,7 @@ errors++;
 if(data.quota !== undefined){
 let data0 = data.quota;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-const err1 = {instancePath:instancePath+"/quota",schemaPath:"#/properties/quota/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema67.properties.quota.type,parentSchema:schema67.properties.quota,data:data0};
+const err1 = {instancePath:instancePath+"/quota",schemaPath:"#/properties/quota/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema71.properties.quota.type,parentSchema:schema71.properties.quota,data:data0};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -1403,7 +1406,7 @@ errors++;
 }
 if((typeof data0 == "number") && (isFinite(data0))){
 if(data0 < 0 || isNaN(data0)){
-const err2 = {instancePath:instancePath+"/quota",schemaPath:"#/properties/quota/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema67.properties.quota,data:data0};
+const err2 = {instancePath:instancePath+"/quota",schemaPath:"#/properties/quota/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema71.properties.quota,data:data0};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -1421,8 +1424,8 @@ const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 let data2 = data1[i0];
 if(typeof data2 === "string"){
-if(!pattern26.test(data2)){
-const err3 = {instancePath:instancePath+"/aliases/" + i0,schemaPath:"#/$defs/mailboxAddress/pattern",keyword:"pattern",params:{pattern: "^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema64,data:data2};
+if(!pattern28.test(data2)){
+const err3 = {instancePath:instancePath+"/aliases/" + i0,schemaPath:"#/$defs/mailboxAddress/pattern",keyword:"pattern",params:{pattern: "^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema68,data:data2};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -1433,7 +1436,7 @@ errors++;
 }
 }
 else {
-const err4 = {instancePath:instancePath+"/aliases/" + i0,schemaPath:"#/$defs/mailboxAddress/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema64.type,parentSchema:schema64,data:data2};
+const err4 = {instancePath:instancePath+"/aliases/" + i0,schemaPath:"#/$defs/mailboxAddress/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema68.type,parentSchema:schema68,data:data2};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -1445,7 +1448,7 @@ errors++;
 }
 }
 else {
-const err5 = {instancePath:instancePath+"/aliases",schemaPath:"#/properties/aliases/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema67.properties.aliases.type,parentSchema:schema67.properties.aliases,data:data1};
+const err5 = {instancePath:instancePath+"/aliases",schemaPath:"#/properties/aliases/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema71.properties.aliases.type,parentSchema:schema71.properties.aliases,data:data1};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -1462,8 +1465,8 @@ const len1 = data3.length;
 for(let i1=0; i1<len1; i1++){
 let data4 = data3[i1];
 if(typeof data4 === "string"){
-if(!pattern26.test(data4)){
-const err6 = {instancePath:instancePath+"/forwardings/" + i1,schemaPath:"#/$defs/mailboxAddress/pattern",keyword:"pattern",params:{pattern: "^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema64,data:data4};
+if(!pattern28.test(data4)){
+const err6 = {instancePath:instancePath+"/forwardings/" + i1,schemaPath:"#/$defs/mailboxAddress/pattern",keyword:"pattern",params:{pattern: "^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema68,data:data4};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -1474,7 +1477,7 @@ errors++;
 }
 }
 else {
-const err7 = {instancePath:instancePath+"/forwardings/" + i1,schemaPath:"#/$defs/mailboxAddress/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema64.type,parentSchema:schema64,data:data4};
+const err7 = {instancePath:instancePath+"/forwardings/" + i1,schemaPath:"#/$defs/mailboxAddress/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema68.type,parentSchema:schema68,data:data4};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -1486,7 +1489,7 @@ errors++;
 }
 }
 else {
-const err8 = {instancePath:instancePath+"/forwardings",schemaPath:"#/properties/forwardings/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema67.properties.forwardings.type,parentSchema:schema67.properties.forwardings,data:data3};
+const err8 = {instancePath:instancePath+"/forwardings",schemaPath:"#/properties/forwardings/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema71.properties.forwardings.type,parentSchema:schema71.properties.forwardings,data:data3};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -1499,7 +1502,7 @@ errors++;
 if(data.keep_copies !== undefined){
 let data5 = data.keep_copies;
 if(typeof data5 !== "boolean"){
-const err9 = {instancePath:instancePath+"/keep_copies",schemaPath:"#/properties/keep_copies/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema67.properties.keep_copies.type,parentSchema:schema67.properties.keep_copies,data:data5};
+const err9 = {instancePath:instancePath+"/keep_copies",schemaPath:"#/properties/keep_copies/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema71.properties.keep_copies.type,parentSchema:schema71.properties.keep_copies,data:data5};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -1512,7 +1515,7 @@ errors++;
 if(data.catch_all !== undefined){
 let data6 = data.catch_all;
 if(typeof data6 !== "boolean"){
-const err10 = {instancePath:instancePath+"/catch_all",schemaPath:"#/properties/catch_all/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema67.properties.catch_all.type,parentSchema:schema67.properties.catch_all,data:data6};
+const err10 = {instancePath:instancePath+"/catch_all",schemaPath:"#/properties/catch_all/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema71.properties.catch_all.type,parentSchema:schema71.properties.catch_all,data:data6};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -1525,7 +1528,7 @@ errors++;
 if(data.description !== undefined){
 let data7 = data.description;
 if(typeof data7 !== "string"){
-const err11 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema67.properties.description.type,parentSchema:schema67.properties.description,data:data7};
+const err11 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema71.properties.description.type,parentSchema:schema71.properties.description,data:data7};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -1537,7 +1540,7 @@ errors++;
 }
 }
 else {
-const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema67.type,parentSchema:schema67,data};
+const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema71.type,parentSchema:schema71,data};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -1551,7 +1554,7 @@ return errors === 0;
 }
 validate26.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema73 = {"description":"One field that differs, in the manifest's names and terms (`quota` in bytes; `aliases` and `forwardings` whole lists, sorted).","oneOf":[{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"quota"},"before":{"type":"integer","minimum":0},"after":{"type":"integer","minimum":0}}},{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"aliases"},"before":{"type":"array","items":{"$ref":"#/$defs/mailboxAddress"}},"after":{"type":"array","items":{"$ref":"#/$defs/mailboxAddress"}}}},{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"forwardings"},"before":{"type":"array","items":{"$ref":"#/$defs/mailboxAddress"}},"after":{"type":"array","items":{"$ref":"#/$defs/mailboxAddress"}}}},{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"keep_copies"},"before":{"type":"boolean"},"after":{"type":"boolean"}}},{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"catch_all"},"before":{"type":"boolean"},"after":{"type":"boolean"}}},{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"description"},"before":{"type":"string"},"after":{"type":"string"}}}]};
+const schema77 = {"description":"One field that differs, in the manifest's names and terms (`quota` in bytes; `aliases` and `forwardings` whole lists, sorted).","oneOf":[{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"quota"},"before":{"type":"integer","minimum":0},"after":{"type":"integer","minimum":0}}},{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"aliases"},"before":{"type":"array","items":{"$ref":"#/$defs/mailboxAddress"}},"after":{"type":"array","items":{"$ref":"#/$defs/mailboxAddress"}}}},{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"forwardings"},"before":{"type":"array","items":{"$ref":"#/$defs/mailboxAddress"}},"after":{"type":"array","items":{"$ref":"#/$defs/mailboxAddress"}}}},{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"keep_copies"},"before":{"type":"boolean"},"after":{"type":"boolean"}}},{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"catch_all"},"before":{"type":"boolean"},"after":{"type":"boolean"}}},{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"description"},"before":{"type":"string"},"after":{"type":"string"}}}]};
 
 function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -1569,7 +1572,7 @@ let passing0 = null;
 const _errs1 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.field === undefined){
-const err0 = {instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: "field"},message:"must have required property '"+"field"+"'",schema:schema73.oneOf[0].required,parentSchema:schema73.oneOf[0],data};
+const err0 = {instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: "field"},message:"must have required property '"+"field"+"'",schema:schema77.oneOf[0].required,parentSchema:schema77.oneOf[0],data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -1579,7 +1582,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.before === undefined){
-const err1 = {instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: "before"},message:"must have required property '"+"before"+"'",schema:schema73.oneOf[0].required,parentSchema:schema73.oneOf[0],data};
+const err1 = {instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: "before"},message:"must have required property '"+"before"+"'",schema:schema77.oneOf[0].required,parentSchema:schema77.oneOf[0],data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -1589,7 +1592,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.after === undefined){
-const err2 = {instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: "after"},message:"must have required property '"+"after"+"'",schema:schema73.oneOf[0].required,parentSchema:schema73.oneOf[0],data};
+const err2 = {instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: "after"},message:"must have required property '"+"after"+"'",schema:schema77.oneOf[0].required,parentSchema:schema77.oneOf[0],data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -1600,7 +1603,7 @@ errors++;
 }
 for(const key0 in data){
 if(!(((key0 === "field") || (key0 === "before")) || (key0 === "after"))){
-const err3 = {instancePath,schemaPath:"#/oneOf/0/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema73.oneOf[0],data};
+const err3 = {instancePath,schemaPath:"#/oneOf/0/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema77.oneOf[0],data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -1613,7 +1616,7 @@ errors++;
 if(data.field !== undefined){
 let data0 = data.field;
 if("quota" !== data0){
-const err4 = {instancePath:instancePath+"/field",schemaPath:"#/oneOf/0/properties/field/const",keyword:"const",params:{allowedValue: "quota"},message:"must be equal to constant",schema:"quota",parentSchema:schema73.oneOf[0].properties.field,data:data0};
+const err4 = {instancePath:instancePath+"/field",schemaPath:"#/oneOf/0/properties/field/const",keyword:"const",params:{allowedValue: "quota"},message:"must be equal to constant",schema:"quota",parentSchema:schema77.oneOf[0].properties.field,data:data0};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -1626,7 +1629,7 @@ errors++;
 if(data.before !== undefined){
 let data1 = data.before;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-const err5 = {instancePath:instancePath+"/before",schemaPath:"#/oneOf/0/properties/before/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema73.oneOf[0].properties.before.type,parentSchema:schema73.oneOf[0].properties.before,data:data1};
+const err5 = {instancePath:instancePath+"/before",schemaPath:"#/oneOf/0/properties/before/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema77.oneOf[0].properties.before.type,parentSchema:schema77.oneOf[0].properties.before,data:data1};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -1637,7 +1640,7 @@ errors++;
 }
 if((typeof data1 == "number") && (isFinite(data1))){
 if(data1 < 0 || isNaN(data1)){
-const err6 = {instancePath:instancePath+"/before",schemaPath:"#/oneOf/0/properties/before/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema73.oneOf[0].properties.before,data:data1};
+const err6 = {instancePath:instancePath+"/before",schemaPath:"#/oneOf/0/properties/before/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema77.oneOf[0].properties.before,data:data1};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -1651,7 +1654,7 @@ errors++;
 if(data.after !== undefined){
 let data2 = data.after;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-const err7 = {instancePath:instancePath+"/after",schemaPath:"#/oneOf/0/properties/after/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema73.oneOf[0].properties.after.type,parentSchema:schema73.oneOf[0].properties.after,data:data2};
+const err7 = {instancePath:instancePath+"/after",schemaPath:"#/oneOf/0/properties/after/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema77.oneOf[0].properties.after.type,parentSchema:schema77.oneOf[0].properties.after,data:data2};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -1662,7 +1665,7 @@ errors++;
 }
 if((typeof data2 == "number") && (isFinite(data2))){
 if(data2 < 0 || isNaN(data2)){
-const err8 = {instancePath:instancePath+"/after",schemaPath:"#/oneOf/0/properties/after/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema73.oneOf[0].properties.after,data:data2};
+const err8 = {instancePath:instancePath+"/after",schemaPath:"#/oneOf/0/properties/after/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema77.oneOf[0].properties.after,data:data2};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -1675,7 +1678,7 @@ errors++;
 }
 }
 else {
-const err9 = {instancePath,schemaPath:"#/oneOf/0/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema73.oneOf[0].type,parentSchema:schema73.oneOf[0],data};
+const err9 = {instancePath,schemaPath:"#/oneOf/0/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema77.oneOf[0].type,parentSchema:schema77.oneOf[0],data};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -1693,7 +1696,7 @@ var props0 = true;
 const _errs9 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.field === undefined){
-const err10 = {instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: "field"},message:"must have required property '"+"field"+"'",schema:schema73.oneOf[1].required,parentSchema:schema73.oneOf[1],data};
+const err10 = {instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: "field"},message:"must have required property '"+"field"+"'",schema:schema77.oneOf[1].required,parentSchema:schema77.oneOf[1],data};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -1703,7 +1706,7 @@ vErrors.push(err10);
 errors++;
 }
 if(data.before === undefined){
-const err11 = {instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: "before"},message:"must have required property '"+"before"+"'",schema:schema73.oneOf[1].required,parentSchema:schema73.oneOf[1],data};
+const err11 = {instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: "before"},message:"must have required property '"+"before"+"'",schema:schema77.oneOf[1].required,parentSchema:schema77.oneOf[1],data};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -1713,7 +1716,7 @@ vErrors.push(err11);
 errors++;
 }
 if(data.after === undefined){
-const err12 = {instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: "after"},message:"must have required property '"+"after"+"'",schema:schema73.oneOf[1].required,parentSchema:schema73.oneOf[1],data};
+const err12 = {instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: "after"},message:"must have required property '"+"after"+"'",schema:schema77.oneOf[1].required,parentSchema:schema77.oneOf[1],data};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -1724,7 +1727,7 @@ errors++;
 }
 for(const key1 in data){
 if(!(((key1 === "field") || (key1 === "before")) || (key1 === "after"))){
-const err13 = {instancePath,schemaPath:"#/oneOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema73.oneOf[1],data};
+const err13 = {instancePath,schemaPath:"#/oneOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema77.oneOf[1],data};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -1737,7 +1740,7 @@ errors++;
 if(data.field !== undefined){
 let data3 = data.field;
 if("aliases" !== data3){
-const err14 = {instancePath:instancePath+"/field",schemaPath:"#/oneOf/1/properties/field/const",keyword:"const",params:{allowedValue: "aliases"},message:"must be equal to constant",schema:"aliases",parentSchema:schema73.oneOf[1].properties.field,data:data3};
+const err14 = {instancePath:instancePath+"/field",schemaPath:"#/oneOf/1/properties/field/const",keyword:"const",params:{allowedValue: "aliases"},message:"must be equal to constant",schema:"aliases",parentSchema:schema77.oneOf[1].properties.field,data:data3};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -1754,8 +1757,8 @@ const len0 = data4.length;
 for(let i0=0; i0<len0; i0++){
 let data5 = data4[i0];
 if(typeof data5 === "string"){
-if(!pattern26.test(data5)){
-const err15 = {instancePath:instancePath+"/before/" + i0,schemaPath:"#/$defs/mailboxAddress/pattern",keyword:"pattern",params:{pattern: "^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema64,data:data5};
+if(!pattern28.test(data5)){
+const err15 = {instancePath:instancePath+"/before/" + i0,schemaPath:"#/$defs/mailboxAddress/pattern",keyword:"pattern",params:{pattern: "^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema68,data:data5};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -1766,7 +1769,7 @@ errors++;
 }
 }
 else {
-const err16 = {instancePath:instancePath+"/before/" + i0,schemaPath:"#/$defs/mailboxAddress/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema64.type,parentSchema:schema64,data:data5};
+const err16 = {instancePath:instancePath+"/before/" + i0,schemaPath:"#/$defs/mailboxAddress/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema68.type,parentSchema:schema68,data:data5};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -1778,7 +1781,7 @@ errors++;
 }
 }
 else {
-const err17 = {instancePath:instancePath+"/before",schemaPath:"#/oneOf/1/properties/before/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema73.oneOf[1].properties.before.type,parentSchema:schema73.oneOf[1].properties.before,data:data4};
+const err17 = {instancePath:instancePath+"/before",schemaPath:"#/oneOf/1/properties/before/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema77.oneOf[1].properties.before.type,parentSchema:schema77.oneOf[1].properties.before,data:data4};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -1795,8 +1798,8 @@ const len1 = data6.length;
 for(let i1=0; i1<len1; i1++){
 let data7 = data6[i1];
 if(typeof data7 === "string"){
-if(!pattern26.test(data7)){
-const err18 = {instancePath:instancePath+"/after/" + i1,schemaPath:"#/$defs/mailboxAddress/pattern",keyword:"pattern",params:{pattern: "^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema64,data:data7};
+if(!pattern28.test(data7)){
+const err18 = {instancePath:instancePath+"/after/" + i1,schemaPath:"#/$defs/mailboxAddress/pattern",keyword:"pattern",params:{pattern: "^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema68,data:data7};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -1807,7 +1810,7 @@ errors++;
 }
 }
 else {
-const err19 = {instancePath:instancePath+"/after/" + i1,schemaPath:"#/$defs/mailboxAddress/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema64.type,parentSchema:schema64,data:data7};
+const err19 = {instancePath:instancePath+"/after/" + i1,schemaPath:"#/$defs/mailboxAddress/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema68.type,parentSchema:schema68,data:data7};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -1819,7 +1822,7 @@ errors++;
 }
 }
 else {
-const err20 = {instancePath:instancePath+"/after",schemaPath:"#/oneOf/1/properties/after/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema73.oneOf[1].properties.after.type,parentSchema:schema73.oneOf[1].properties.after,data:data6};
+const err20 = {instancePath:instancePath+"/after",schemaPath:"#/oneOf/1/properties/after/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema77.oneOf[1].properties.after.type,parentSchema:schema77.oneOf[1].properties.after,data:data6};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -1831,7 +1834,7 @@ errors++;
 }
 }
 else {
-const err21 = {instancePath,schemaPath:"#/oneOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema73.oneOf[1].type,parentSchema:schema73.oneOf[1],data};
+const err21 = {instancePath,schemaPath:"#/oneOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema77.oneOf[1].type,parentSchema:schema77.oneOf[1],data};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -1856,7 +1859,7 @@ props0 = true;
 const _errs23 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.field === undefined){
-const err22 = {instancePath,schemaPath:"#/oneOf/2/required",keyword:"required",params:{missingProperty: "field"},message:"must have required property '"+"field"+"'",schema:schema73.oneOf[2].required,parentSchema:schema73.oneOf[2],data};
+const err22 = {instancePath,schemaPath:"#/oneOf/2/required",keyword:"required",params:{missingProperty: "field"},message:"must have required property '"+"field"+"'",schema:schema77.oneOf[2].required,parentSchema:schema77.oneOf[2],data};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -1866,7 +1869,7 @@ vErrors.push(err22);
 errors++;
 }
 if(data.before === undefined){
-const err23 = {instancePath,schemaPath:"#/oneOf/2/required",keyword:"required",params:{missingProperty: "before"},message:"must have required property '"+"before"+"'",schema:schema73.oneOf[2].required,parentSchema:schema73.oneOf[2],data};
+const err23 = {instancePath,schemaPath:"#/oneOf/2/required",keyword:"required",params:{missingProperty: "before"},message:"must have required property '"+"before"+"'",schema:schema77.oneOf[2].required,parentSchema:schema77.oneOf[2],data};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -1876,7 +1879,7 @@ vErrors.push(err23);
 errors++;
 }
 if(data.after === undefined){
-const err24 = {instancePath,schemaPath:"#/oneOf/2/required",keyword:"required",params:{missingProperty: "after"},message:"must have required property '"+"after"+"'",schema:schema73.oneOf[2].required,parentSchema:schema73.oneOf[2],data};
+const err24 = {instancePath,schemaPath:"#/oneOf/2/required",keyword:"required",params:{missingProperty: "after"},message:"must have required property '"+"after"+"'",schema:schema77.oneOf[2].required,parentSchema:schema77.oneOf[2],data};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -1887,7 +1890,7 @@ errors++;
 }
 for(const key2 in data){
 if(!(((key2 === "field") || (key2 === "before")) || (key2 === "after"))){
-const err25 = {instancePath,schemaPath:"#/oneOf/2/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema73.oneOf[2],data};
+const err25 = {instancePath,schemaPath:"#/oneOf/2/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema77.oneOf[2],data};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -1900,7 +1903,7 @@ errors++;
 if(data.field !== undefined){
 let data8 = data.field;
 if("forwardings" !== data8){
-const err26 = {instancePath:instancePath+"/field",schemaPath:"#/oneOf/2/properties/field/const",keyword:"const",params:{allowedValue: "forwardings"},message:"must be equal to constant",schema:"forwardings",parentSchema:schema73.oneOf[2].properties.field,data:data8};
+const err26 = {instancePath:instancePath+"/field",schemaPath:"#/oneOf/2/properties/field/const",keyword:"const",params:{allowedValue: "forwardings"},message:"must be equal to constant",schema:"forwardings",parentSchema:schema77.oneOf[2].properties.field,data:data8};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -1917,8 +1920,8 @@ const len2 = data9.length;
 for(let i2=0; i2<len2; i2++){
 let data10 = data9[i2];
 if(typeof data10 === "string"){
-if(!pattern26.test(data10)){
-const err27 = {instancePath:instancePath+"/before/" + i2,schemaPath:"#/$defs/mailboxAddress/pattern",keyword:"pattern",params:{pattern: "^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema64,data:data10};
+if(!pattern28.test(data10)){
+const err27 = {instancePath:instancePath+"/before/" + i2,schemaPath:"#/$defs/mailboxAddress/pattern",keyword:"pattern",params:{pattern: "^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema68,data:data10};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -1929,7 +1932,7 @@ errors++;
 }
 }
 else {
-const err28 = {instancePath:instancePath+"/before/" + i2,schemaPath:"#/$defs/mailboxAddress/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema64.type,parentSchema:schema64,data:data10};
+const err28 = {instancePath:instancePath+"/before/" + i2,schemaPath:"#/$defs/mailboxAddress/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema68.type,parentSchema:schema68,data:data10};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -1941,7 +1944,7 @@ errors++;
 }
 }
 else {
-const err29 = {instancePath:instancePath+"/before",schemaPath:"#/oneOf/2/properties/before/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema73.oneOf[2].properties.before.type,parentSchema:schema73.oneOf[2].properties.before,data:data9};
+const err29 = {instancePath:instancePath+"/before",schemaPath:"#/oneOf/2/properties/before/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema77.oneOf[2].properties.before.type,parentSchema:schema77.oneOf[2].properties.before,data:data9};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -1958,8 +1961,8 @@ const len3 = data11.length;
 for(let i3=0; i3<len3; i3++){
 let data12 = data11[i3];
 if(typeof data12 === "string"){
-if(!pattern26.test(data12)){
-const err30 = {instancePath:instancePath+"/after/" + i3,schemaPath:"#/$defs/mailboxAddress/pattern",keyword:"pattern",params:{pattern: "^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema64,data:data12};
+if(!pattern28.test(data12)){
+const err30 = {instancePath:instancePath+"/after/" + i3,schemaPath:"#/$defs/mailboxAddress/pattern",keyword:"pattern",params:{pattern: "^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema68,data:data12};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -1970,7 +1973,7 @@ errors++;
 }
 }
 else {
-const err31 = {instancePath:instancePath+"/after/" + i3,schemaPath:"#/$defs/mailboxAddress/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema64.type,parentSchema:schema64,data:data12};
+const err31 = {instancePath:instancePath+"/after/" + i3,schemaPath:"#/$defs/mailboxAddress/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema68.type,parentSchema:schema68,data:data12};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -1982,7 +1985,7 @@ errors++;
 }
 }
 else {
-const err32 = {instancePath:instancePath+"/after",schemaPath:"#/oneOf/2/properties/after/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema73.oneOf[2].properties.after.type,parentSchema:schema73.oneOf[2].properties.after,data:data11};
+const err32 = {instancePath:instancePath+"/after",schemaPath:"#/oneOf/2/properties/after/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema77.oneOf[2].properties.after.type,parentSchema:schema77.oneOf[2].properties.after,data:data11};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -1994,7 +1997,7 @@ errors++;
 }
 }
 else {
-const err33 = {instancePath,schemaPath:"#/oneOf/2/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema73.oneOf[2].type,parentSchema:schema73.oneOf[2],data};
+const err33 = {instancePath,schemaPath:"#/oneOf/2/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema77.oneOf[2].type,parentSchema:schema77.oneOf[2],data};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -2019,7 +2022,7 @@ props0 = true;
 const _errs37 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.field === undefined){
-const err34 = {instancePath,schemaPath:"#/oneOf/3/required",keyword:"required",params:{missingProperty: "field"},message:"must have required property '"+"field"+"'",schema:schema73.oneOf[3].required,parentSchema:schema73.oneOf[3],data};
+const err34 = {instancePath,schemaPath:"#/oneOf/3/required",keyword:"required",params:{missingProperty: "field"},message:"must have required property '"+"field"+"'",schema:schema77.oneOf[3].required,parentSchema:schema77.oneOf[3],data};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -2029,7 +2032,7 @@ vErrors.push(err34);
 errors++;
 }
 if(data.before === undefined){
-const err35 = {instancePath,schemaPath:"#/oneOf/3/required",keyword:"required",params:{missingProperty: "before"},message:"must have required property '"+"before"+"'",schema:schema73.oneOf[3].required,parentSchema:schema73.oneOf[3],data};
+const err35 = {instancePath,schemaPath:"#/oneOf/3/required",keyword:"required",params:{missingProperty: "before"},message:"must have required property '"+"before"+"'",schema:schema77.oneOf[3].required,parentSchema:schema77.oneOf[3],data};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -2039,7 +2042,7 @@ vErrors.push(err35);
 errors++;
 }
 if(data.after === undefined){
-const err36 = {instancePath,schemaPath:"#/oneOf/3/required",keyword:"required",params:{missingProperty: "after"},message:"must have required property '"+"after"+"'",schema:schema73.oneOf[3].required,parentSchema:schema73.oneOf[3],data};
+const err36 = {instancePath,schemaPath:"#/oneOf/3/required",keyword:"required",params:{missingProperty: "after"},message:"must have required property '"+"after"+"'",schema:schema77.oneOf[3].required,parentSchema:schema77.oneOf[3],data};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -2050,7 +2053,7 @@ errors++;
 }
 for(const key3 in data){
 if(!(((key3 === "field") || (key3 === "before")) || (key3 === "after"))){
-const err37 = {instancePath,schemaPath:"#/oneOf/3/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema73.oneOf[3],data};
+const err37 = {instancePath,schemaPath:"#/oneOf/3/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema77.oneOf[3],data};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -2063,7 +2066,7 @@ errors++;
 if(data.field !== undefined){
 let data13 = data.field;
 if("keep_copies" !== data13){
-const err38 = {instancePath:instancePath+"/field",schemaPath:"#/oneOf/3/properties/field/const",keyword:"const",params:{allowedValue: "keep_copies"},message:"must be equal to constant",schema:"keep_copies",parentSchema:schema73.oneOf[3].properties.field,data:data13};
+const err38 = {instancePath:instancePath+"/field",schemaPath:"#/oneOf/3/properties/field/const",keyword:"const",params:{allowedValue: "keep_copies"},message:"must be equal to constant",schema:"keep_copies",parentSchema:schema77.oneOf[3].properties.field,data:data13};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -2076,7 +2079,7 @@ errors++;
 if(data.before !== undefined){
 let data14 = data.before;
 if(typeof data14 !== "boolean"){
-const err39 = {instancePath:instancePath+"/before",schemaPath:"#/oneOf/3/properties/before/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema73.oneOf[3].properties.before.type,parentSchema:schema73.oneOf[3].properties.before,data:data14};
+const err39 = {instancePath:instancePath+"/before",schemaPath:"#/oneOf/3/properties/before/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema77.oneOf[3].properties.before.type,parentSchema:schema77.oneOf[3].properties.before,data:data14};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -2089,7 +2092,7 @@ errors++;
 if(data.after !== undefined){
 let data15 = data.after;
 if(typeof data15 !== "boolean"){
-const err40 = {instancePath:instancePath+"/after",schemaPath:"#/oneOf/3/properties/after/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema73.oneOf[3].properties.after.type,parentSchema:schema73.oneOf[3].properties.after,data:data15};
+const err40 = {instancePath:instancePath+"/after",schemaPath:"#/oneOf/3/properties/after/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema77.oneOf[3].properties.after.type,parentSchema:schema77.oneOf[3].properties.after,data:data15};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -2101,7 +2104,7 @@ errors++;
 }
 }
 else {
-const err41 = {instancePath,schemaPath:"#/oneOf/3/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema73.oneOf[3].type,parentSchema:schema73.oneOf[3],data};
+const err41 = {instancePath,schemaPath:"#/oneOf/3/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema77.oneOf[3].type,parentSchema:schema77.oneOf[3],data};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -2126,7 +2129,7 @@ props0 = true;
 const _errs45 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.field === undefined){
-const err42 = {instancePath,schemaPath:"#/oneOf/4/required",keyword:"required",params:{missingProperty: "field"},message:"must have required property '"+"field"+"'",schema:schema73.oneOf[4].required,parentSchema:schema73.oneOf[4],data};
+const err42 = {instancePath,schemaPath:"#/oneOf/4/required",keyword:"required",params:{missingProperty: "field"},message:"must have required property '"+"field"+"'",schema:schema77.oneOf[4].required,parentSchema:schema77.oneOf[4],data};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -2136,7 +2139,7 @@ vErrors.push(err42);
 errors++;
 }
 if(data.before === undefined){
-const err43 = {instancePath,schemaPath:"#/oneOf/4/required",keyword:"required",params:{missingProperty: "before"},message:"must have required property '"+"before"+"'",schema:schema73.oneOf[4].required,parentSchema:schema73.oneOf[4],data};
+const err43 = {instancePath,schemaPath:"#/oneOf/4/required",keyword:"required",params:{missingProperty: "before"},message:"must have required property '"+"before"+"'",schema:schema77.oneOf[4].required,parentSchema:schema77.oneOf[4],data};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -2146,7 +2149,7 @@ vErrors.push(err43);
 errors++;
 }
 if(data.after === undefined){
-const err44 = {instancePath,schemaPath:"#/oneOf/4/required",keyword:"required",params:{missingProperty: "after"},message:"must have required property '"+"after"+"'",schema:schema73.oneOf[4].required,parentSchema:schema73.oneOf[4],data};
+const err44 = {instancePath,schemaPath:"#/oneOf/4/required",keyword:"required",params:{missingProperty: "after"},message:"must have required property '"+"after"+"'",schema:schema77.oneOf[4].required,parentSchema:schema77.oneOf[4],data};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -2157,7 +2160,7 @@ errors++;
 }
 for(const key4 in data){
 if(!(((key4 === "field") || (key4 === "before")) || (key4 === "after"))){
-const err45 = {instancePath,schemaPath:"#/oneOf/4/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema73.oneOf[4],data};
+const err45 = {instancePath,schemaPath:"#/oneOf/4/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema77.oneOf[4],data};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -2170,7 +2173,7 @@ errors++;
 if(data.field !== undefined){
 let data16 = data.field;
 if("catch_all" !== data16){
-const err46 = {instancePath:instancePath+"/field",schemaPath:"#/oneOf/4/properties/field/const",keyword:"const",params:{allowedValue: "catch_all"},message:"must be equal to constant",schema:"catch_all",parentSchema:schema73.oneOf[4].properties.field,data:data16};
+const err46 = {instancePath:instancePath+"/field",schemaPath:"#/oneOf/4/properties/field/const",keyword:"const",params:{allowedValue: "catch_all"},message:"must be equal to constant",schema:"catch_all",parentSchema:schema77.oneOf[4].properties.field,data:data16};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -2183,7 +2186,7 @@ errors++;
 if(data.before !== undefined){
 let data17 = data.before;
 if(typeof data17 !== "boolean"){
-const err47 = {instancePath:instancePath+"/before",schemaPath:"#/oneOf/4/properties/before/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema73.oneOf[4].properties.before.type,parentSchema:schema73.oneOf[4].properties.before,data:data17};
+const err47 = {instancePath:instancePath+"/before",schemaPath:"#/oneOf/4/properties/before/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema77.oneOf[4].properties.before.type,parentSchema:schema77.oneOf[4].properties.before,data:data17};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -2196,7 +2199,7 @@ errors++;
 if(data.after !== undefined){
 let data18 = data.after;
 if(typeof data18 !== "boolean"){
-const err48 = {instancePath:instancePath+"/after",schemaPath:"#/oneOf/4/properties/after/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema73.oneOf[4].properties.after.type,parentSchema:schema73.oneOf[4].properties.after,data:data18};
+const err48 = {instancePath:instancePath+"/after",schemaPath:"#/oneOf/4/properties/after/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema77.oneOf[4].properties.after.type,parentSchema:schema77.oneOf[4].properties.after,data:data18};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -2208,7 +2211,7 @@ errors++;
 }
 }
 else {
-const err49 = {instancePath,schemaPath:"#/oneOf/4/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema73.oneOf[4].type,parentSchema:schema73.oneOf[4],data};
+const err49 = {instancePath,schemaPath:"#/oneOf/4/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema77.oneOf[4].type,parentSchema:schema77.oneOf[4],data};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -2233,7 +2236,7 @@ props0 = true;
 const _errs53 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.field === undefined){
-const err50 = {instancePath,schemaPath:"#/oneOf/5/required",keyword:"required",params:{missingProperty: "field"},message:"must have required property '"+"field"+"'",schema:schema73.oneOf[5].required,parentSchema:schema73.oneOf[5],data};
+const err50 = {instancePath,schemaPath:"#/oneOf/5/required",keyword:"required",params:{missingProperty: "field"},message:"must have required property '"+"field"+"'",schema:schema77.oneOf[5].required,parentSchema:schema77.oneOf[5],data};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -2243,7 +2246,7 @@ vErrors.push(err50);
 errors++;
 }
 if(data.before === undefined){
-const err51 = {instancePath,schemaPath:"#/oneOf/5/required",keyword:"required",params:{missingProperty: "before"},message:"must have required property '"+"before"+"'",schema:schema73.oneOf[5].required,parentSchema:schema73.oneOf[5],data};
+const err51 = {instancePath,schemaPath:"#/oneOf/5/required",keyword:"required",params:{missingProperty: "before"},message:"must have required property '"+"before"+"'",schema:schema77.oneOf[5].required,parentSchema:schema77.oneOf[5],data};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -2253,7 +2256,7 @@ vErrors.push(err51);
 errors++;
 }
 if(data.after === undefined){
-const err52 = {instancePath,schemaPath:"#/oneOf/5/required",keyword:"required",params:{missingProperty: "after"},message:"must have required property '"+"after"+"'",schema:schema73.oneOf[5].required,parentSchema:schema73.oneOf[5],data};
+const err52 = {instancePath,schemaPath:"#/oneOf/5/required",keyword:"required",params:{missingProperty: "after"},message:"must have required property '"+"after"+"'",schema:schema77.oneOf[5].required,parentSchema:schema77.oneOf[5],data};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -2264,7 +2267,7 @@ errors++;
 }
 for(const key5 in data){
 if(!(((key5 === "field") || (key5 === "before")) || (key5 === "after"))){
-const err53 = {instancePath,schemaPath:"#/oneOf/5/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties",schema:false,parentSchema:schema73.oneOf[5],data};
+const err53 = {instancePath,schemaPath:"#/oneOf/5/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties",schema:false,parentSchema:schema77.oneOf[5],data};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -2277,7 +2280,7 @@ errors++;
 if(data.field !== undefined){
 let data19 = data.field;
 if("description" !== data19){
-const err54 = {instancePath:instancePath+"/field",schemaPath:"#/oneOf/5/properties/field/const",keyword:"const",params:{allowedValue: "description"},message:"must be equal to constant",schema:"description",parentSchema:schema73.oneOf[5].properties.field,data:data19};
+const err54 = {instancePath:instancePath+"/field",schemaPath:"#/oneOf/5/properties/field/const",keyword:"const",params:{allowedValue: "description"},message:"must be equal to constant",schema:"description",parentSchema:schema77.oneOf[5].properties.field,data:data19};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -2290,7 +2293,7 @@ errors++;
 if(data.before !== undefined){
 let data20 = data.before;
 if(typeof data20 !== "string"){
-const err55 = {instancePath:instancePath+"/before",schemaPath:"#/oneOf/5/properties/before/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema73.oneOf[5].properties.before.type,parentSchema:schema73.oneOf[5].properties.before,data:data20};
+const err55 = {instancePath:instancePath+"/before",schemaPath:"#/oneOf/5/properties/before/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema77.oneOf[5].properties.before.type,parentSchema:schema77.oneOf[5].properties.before,data:data20};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -2303,7 +2306,7 @@ errors++;
 if(data.after !== undefined){
 let data21 = data.after;
 if(typeof data21 !== "string"){
-const err56 = {instancePath:instancePath+"/after",schemaPath:"#/oneOf/5/properties/after/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema73.oneOf[5].properties.after.type,parentSchema:schema73.oneOf[5].properties.after,data:data21};
+const err56 = {instancePath:instancePath+"/after",schemaPath:"#/oneOf/5/properties/after/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema77.oneOf[5].properties.after.type,parentSchema:schema77.oneOf[5].properties.after,data:data21};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -2315,7 +2318,7 @@ errors++;
 }
 }
 else {
-const err57 = {instancePath,schemaPath:"#/oneOf/5/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema73.oneOf[5].type,parentSchema:schema73.oneOf[5],data};
+const err57 = {instancePath,schemaPath:"#/oneOf/5/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema77.oneOf[5].type,parentSchema:schema77.oneOf[5],data};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -2343,7 +2346,7 @@ props0 = true;
 }
 }
 if(!valid0){
-const err58 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema73.oneOf,parentSchema:schema73,data};
+const err58 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema77.oneOf,parentSchema:schema77,data};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -2369,8 +2372,8 @@ return errors === 0;
 }
 validate28.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
-const schema83 = {"type":"object","additionalProperties":false,"description":"A database's fields in the manifest's names and terms: remote_hosts sorted, each once ([]: local only).","properties":{"remote_hosts":{"type":"array","items":{"$ref":"#/$defs/remoteHost"}},"description":{"type":"string"}}};
-const schema84 = {"title":"a remote host in comparison form (an IP address, a CIDR network, a lowercase ASCII host name)","type":"string","minLength":1};
+const schema87 = {"type":"object","additionalProperties":false,"description":"A database's fields in the manifest's names and terms: remote_hosts sorted, each once ([]: local only).","properties":{"remote_hosts":{"type":"array","items":{"$ref":"#/$defs/remoteHost"}},"description":{"type":"string"}}};
+const schema88 = {"title":"a remote host in comparison form (an IP address, a CIDR network, a lowercase ASCII host name)","type":"string","minLength":1};
 
 function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -2385,7 +2388,7 @@ evaluated0.items = undefined;
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
 if(!((key0 === "remote_hosts") || (key0 === "description"))){
-const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema83,data};
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema87,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -2403,7 +2406,7 @@ for(let i0=0; i0<len0; i0++){
 let data1 = data0[i0];
 if(typeof data1 === "string"){
 if(func1(data1) < 1){
-const err1 = {instancePath:instancePath+"/remote_hosts/" + i0,schemaPath:"#/$defs/remoteHost/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema84,data:data1};
+const err1 = {instancePath:instancePath+"/remote_hosts/" + i0,schemaPath:"#/$defs/remoteHost/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema88,data:data1};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -2414,7 +2417,7 @@ errors++;
 }
 }
 else {
-const err2 = {instancePath:instancePath+"/remote_hosts/" + i0,schemaPath:"#/$defs/remoteHost/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema84.type,parentSchema:schema84,data:data1};
+const err2 = {instancePath:instancePath+"/remote_hosts/" + i0,schemaPath:"#/$defs/remoteHost/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema88.type,parentSchema:schema88,data:data1};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -2426,7 +2429,7 @@ errors++;
 }
 }
 else {
-const err3 = {instancePath:instancePath+"/remote_hosts",schemaPath:"#/properties/remote_hosts/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema83.properties.remote_hosts.type,parentSchema:schema83.properties.remote_hosts,data:data0};
+const err3 = {instancePath:instancePath+"/remote_hosts",schemaPath:"#/properties/remote_hosts/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema87.properties.remote_hosts.type,parentSchema:schema87.properties.remote_hosts,data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -2439,7 +2442,7 @@ errors++;
 if(data.description !== undefined){
 let data2 = data.description;
 if(typeof data2 !== "string"){
-const err4 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema83.properties.description.type,parentSchema:schema83.properties.description,data:data2};
+const err4 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema87.properties.description.type,parentSchema:schema87.properties.description,data:data2};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -2451,7 +2454,7 @@ errors++;
 }
 }
 else {
-const err5 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema83.type,parentSchema:schema83,data};
+const err5 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema87.type,parentSchema:schema87,data};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -2465,7 +2468,7 @@ return errors === 0;
 }
 validate30.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema88 = {"description":"One field that differs, in the manifest's names and terms (`remote_hosts` whole lists, sorted).","oneOf":[{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"remote_hosts"},"before":{"type":"array","items":{"$ref":"#/$defs/remoteHost"}},"after":{"type":"array","items":{"$ref":"#/$defs/remoteHost"}}}},{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"description"},"before":{"type":"string"},"after":{"type":"string"}}}]};
+const schema92 = {"description":"One field that differs, in the manifest's names and terms (`remote_hosts` whole lists, sorted).","oneOf":[{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"remote_hosts"},"before":{"type":"array","items":{"$ref":"#/$defs/remoteHost"}},"after":{"type":"array","items":{"$ref":"#/$defs/remoteHost"}}}},{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"description"},"before":{"type":"string"},"after":{"type":"string"}}}]};
 
 function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -2483,7 +2486,7 @@ let passing0 = null;
 const _errs1 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.field === undefined){
-const err0 = {instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: "field"},message:"must have required property '"+"field"+"'",schema:schema88.oneOf[0].required,parentSchema:schema88.oneOf[0],data};
+const err0 = {instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: "field"},message:"must have required property '"+"field"+"'",schema:schema92.oneOf[0].required,parentSchema:schema92.oneOf[0],data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -2493,7 +2496,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.before === undefined){
-const err1 = {instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: "before"},message:"must have required property '"+"before"+"'",schema:schema88.oneOf[0].required,parentSchema:schema88.oneOf[0],data};
+const err1 = {instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: "before"},message:"must have required property '"+"before"+"'",schema:schema92.oneOf[0].required,parentSchema:schema92.oneOf[0],data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -2503,7 +2506,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.after === undefined){
-const err2 = {instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: "after"},message:"must have required property '"+"after"+"'",schema:schema88.oneOf[0].required,parentSchema:schema88.oneOf[0],data};
+const err2 = {instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: "after"},message:"must have required property '"+"after"+"'",schema:schema92.oneOf[0].required,parentSchema:schema92.oneOf[0],data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -2514,7 +2517,7 @@ errors++;
 }
 for(const key0 in data){
 if(!(((key0 === "field") || (key0 === "before")) || (key0 === "after"))){
-const err3 = {instancePath,schemaPath:"#/oneOf/0/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema88.oneOf[0],data};
+const err3 = {instancePath,schemaPath:"#/oneOf/0/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema92.oneOf[0],data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -2527,7 +2530,7 @@ errors++;
 if(data.field !== undefined){
 let data0 = data.field;
 if("remote_hosts" !== data0){
-const err4 = {instancePath:instancePath+"/field",schemaPath:"#/oneOf/0/properties/field/const",keyword:"const",params:{allowedValue: "remote_hosts"},message:"must be equal to constant",schema:"remote_hosts",parentSchema:schema88.oneOf[0].properties.field,data:data0};
+const err4 = {instancePath:instancePath+"/field",schemaPath:"#/oneOf/0/properties/field/const",keyword:"const",params:{allowedValue: "remote_hosts"},message:"must be equal to constant",schema:"remote_hosts",parentSchema:schema92.oneOf[0].properties.field,data:data0};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -2545,7 +2548,7 @@ for(let i0=0; i0<len0; i0++){
 let data2 = data1[i0];
 if(typeof data2 === "string"){
 if(func1(data2) < 1){
-const err5 = {instancePath:instancePath+"/before/" + i0,schemaPath:"#/$defs/remoteHost/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema84,data:data2};
+const err5 = {instancePath:instancePath+"/before/" + i0,schemaPath:"#/$defs/remoteHost/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema88,data:data2};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -2556,7 +2559,7 @@ errors++;
 }
 }
 else {
-const err6 = {instancePath:instancePath+"/before/" + i0,schemaPath:"#/$defs/remoteHost/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema84.type,parentSchema:schema84,data:data2};
+const err6 = {instancePath:instancePath+"/before/" + i0,schemaPath:"#/$defs/remoteHost/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema88.type,parentSchema:schema88,data:data2};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -2568,7 +2571,7 @@ errors++;
 }
 }
 else {
-const err7 = {instancePath:instancePath+"/before",schemaPath:"#/oneOf/0/properties/before/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema88.oneOf[0].properties.before.type,parentSchema:schema88.oneOf[0].properties.before,data:data1};
+const err7 = {instancePath:instancePath+"/before",schemaPath:"#/oneOf/0/properties/before/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema92.oneOf[0].properties.before.type,parentSchema:schema92.oneOf[0].properties.before,data:data1};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -2586,7 +2589,7 @@ for(let i1=0; i1<len1; i1++){
 let data4 = data3[i1];
 if(typeof data4 === "string"){
 if(func1(data4) < 1){
-const err8 = {instancePath:instancePath+"/after/" + i1,schemaPath:"#/$defs/remoteHost/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema84,data:data4};
+const err8 = {instancePath:instancePath+"/after/" + i1,schemaPath:"#/$defs/remoteHost/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema88,data:data4};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -2597,7 +2600,7 @@ errors++;
 }
 }
 else {
-const err9 = {instancePath:instancePath+"/after/" + i1,schemaPath:"#/$defs/remoteHost/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema84.type,parentSchema:schema84,data:data4};
+const err9 = {instancePath:instancePath+"/after/" + i1,schemaPath:"#/$defs/remoteHost/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema88.type,parentSchema:schema88,data:data4};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -2609,7 +2612,7 @@ errors++;
 }
 }
 else {
-const err10 = {instancePath:instancePath+"/after",schemaPath:"#/oneOf/0/properties/after/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema88.oneOf[0].properties.after.type,parentSchema:schema88.oneOf[0].properties.after,data:data3};
+const err10 = {instancePath:instancePath+"/after",schemaPath:"#/oneOf/0/properties/after/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema92.oneOf[0].properties.after.type,parentSchema:schema92.oneOf[0].properties.after,data:data3};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -2621,7 +2624,7 @@ errors++;
 }
 }
 else {
-const err11 = {instancePath,schemaPath:"#/oneOf/0/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema88.oneOf[0].type,parentSchema:schema88.oneOf[0],data};
+const err11 = {instancePath,schemaPath:"#/oneOf/0/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema92.oneOf[0].type,parentSchema:schema92.oneOf[0],data};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -2639,7 +2642,7 @@ var props0 = true;
 const _errs15 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.field === undefined){
-const err12 = {instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: "field"},message:"must have required property '"+"field"+"'",schema:schema88.oneOf[1].required,parentSchema:schema88.oneOf[1],data};
+const err12 = {instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: "field"},message:"must have required property '"+"field"+"'",schema:schema92.oneOf[1].required,parentSchema:schema92.oneOf[1],data};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -2649,7 +2652,7 @@ vErrors.push(err12);
 errors++;
 }
 if(data.before === undefined){
-const err13 = {instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: "before"},message:"must have required property '"+"before"+"'",schema:schema88.oneOf[1].required,parentSchema:schema88.oneOf[1],data};
+const err13 = {instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: "before"},message:"must have required property '"+"before"+"'",schema:schema92.oneOf[1].required,parentSchema:schema92.oneOf[1],data};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -2659,7 +2662,7 @@ vErrors.push(err13);
 errors++;
 }
 if(data.after === undefined){
-const err14 = {instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: "after"},message:"must have required property '"+"after"+"'",schema:schema88.oneOf[1].required,parentSchema:schema88.oneOf[1],data};
+const err14 = {instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: "after"},message:"must have required property '"+"after"+"'",schema:schema92.oneOf[1].required,parentSchema:schema92.oneOf[1],data};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -2670,7 +2673,7 @@ errors++;
 }
 for(const key1 in data){
 if(!(((key1 === "field") || (key1 === "before")) || (key1 === "after"))){
-const err15 = {instancePath,schemaPath:"#/oneOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema88.oneOf[1],data};
+const err15 = {instancePath,schemaPath:"#/oneOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema92.oneOf[1],data};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -2683,7 +2686,7 @@ errors++;
 if(data.field !== undefined){
 let data5 = data.field;
 if("description" !== data5){
-const err16 = {instancePath:instancePath+"/field",schemaPath:"#/oneOf/1/properties/field/const",keyword:"const",params:{allowedValue: "description"},message:"must be equal to constant",schema:"description",parentSchema:schema88.oneOf[1].properties.field,data:data5};
+const err16 = {instancePath:instancePath+"/field",schemaPath:"#/oneOf/1/properties/field/const",keyword:"const",params:{allowedValue: "description"},message:"must be equal to constant",schema:"description",parentSchema:schema92.oneOf[1].properties.field,data:data5};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -2696,7 +2699,7 @@ errors++;
 if(data.before !== undefined){
 let data6 = data.before;
 if(typeof data6 !== "string"){
-const err17 = {instancePath:instancePath+"/before",schemaPath:"#/oneOf/1/properties/before/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema88.oneOf[1].properties.before.type,parentSchema:schema88.oneOf[1].properties.before,data:data6};
+const err17 = {instancePath:instancePath+"/before",schemaPath:"#/oneOf/1/properties/before/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema92.oneOf[1].properties.before.type,parentSchema:schema92.oneOf[1].properties.before,data:data6};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -2709,7 +2712,7 @@ errors++;
 if(data.after !== undefined){
 let data7 = data.after;
 if(typeof data7 !== "string"){
-const err18 = {instancePath:instancePath+"/after",schemaPath:"#/oneOf/1/properties/after/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema88.oneOf[1].properties.after.type,parentSchema:schema88.oneOf[1].properties.after,data:data7};
+const err18 = {instancePath:instancePath+"/after",schemaPath:"#/oneOf/1/properties/after/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema92.oneOf[1].properties.after.type,parentSchema:schema92.oneOf[1].properties.after,data:data7};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -2721,7 +2724,7 @@ errors++;
 }
 }
 else {
-const err19 = {instancePath,schemaPath:"#/oneOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema88.oneOf[1].type,parentSchema:schema88.oneOf[1],data};
+const err19 = {instancePath,schemaPath:"#/oneOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema92.oneOf[1].type,parentSchema:schema92.oneOf[1],data};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -2745,7 +2748,7 @@ props0 = true;
 }
 }
 if(!valid0){
-const err20 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema88.oneOf,parentSchema:schema88,data};
+const err20 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema92.oneOf,parentSchema:schema92,data};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -3674,6 +3677,85 @@ errors++;
 }
 }
 }
+if(data.takes !== undefined){
+let data32 = data.takes;
+if(data32 && typeof data32 == "object" && !Array.isArray(data32)){
+for(const key6 in data32){
+const _errs84 = errors;
+if(typeof key6 === "string"){
+if(!pattern13.test(key6)){
+const err64 = {instancePath:instancePath+"/takes",schemaPath:"#/$defs/takes/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z_]*$"},message:"must match pattern \""+"^[a-z][a-z_]*$"+"\"",schema:"^[a-z][a-z_]*$",parentSchema:schema38.propertyNames,data:key6,propertyName:key6};
+if(vErrors === null){
+vErrors = [err64];
+}
+else {
+vErrors.push(err64);
+}
+errors++;
+}
+}
+var valid23 = _errs84 === errors;
+if(!valid23){
+const err65 = {instancePath:instancePath+"/takes",schemaPath:"#/$defs/takes/propertyNames",keyword:"propertyNames",params:{propertyName: key6},message:"property name must be valid",schema:schema38.propertyNames,parentSchema:schema38,data:data32};
+if(vErrors === null){
+vErrors = [err65];
+}
+else {
+vErrors.push(err65);
+}
+errors++;
+}
+}
+for(const key7 in data32){
+let data33 = data32[key7];
+if(!(((typeof data33 == "number") && (!(data33 % 1) && !isNaN(data33))) && (isFinite(data33)))){
+const err66 = {instancePath:instancePath+"/takes/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/takes/additionalProperties/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema38.additionalProperties.type,parentSchema:schema38.additionalProperties,data:data33};
+if(vErrors === null){
+vErrors = [err66];
+}
+else {
+vErrors.push(err66);
+}
+errors++;
+}
+if((typeof data33 == "number") && (isFinite(data33))){
+if(data33 < 0 || isNaN(data33)){
+const err67 = {instancePath:instancePath+"/takes/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/takes/additionalProperties/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema38.additionalProperties,data:data33};
+if(vErrors === null){
+vErrors = [err67];
+}
+else {
+vErrors.push(err67);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err68 = {instancePath:instancePath+"/takes",schemaPath:"#/$defs/takes/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema38.type,parentSchema:schema38,data:data32};
+if(vErrors === null){
+vErrors = [err68];
+}
+else {
+vErrors.push(err68);
+}
+errors++;
+}
+}
+if(data.destroys_data !== undefined){
+let data34 = data.destroys_data;
+if(true !== data34){
+const err69 = {instancePath:instancePath+"/destroys_data",schemaPath:"#/$defs/destroysData/const",keyword:"const",params:{allowedValue: true},message:"must be equal to constant",schema:true,parentSchema:schema39,data:data34};
+if(vErrors === null){
+vErrors = [err69];
+}
+else {
+vErrors.push(err69);
+}
+errors++;
+}
+}
 }
 var _valid2 = _errs65 === errors;
 valid15 = _valid2;
@@ -3682,12 +3764,12 @@ var props2 = true;
 }
 }
 if(!valid15){
-const err64 = {instancePath,schemaPath:"#/allOf/2/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[2].if,parentSchema:schema32.allOf[2],data};
+const err70 = {instancePath,schemaPath:"#/allOf/2/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[2].if,parentSchema:schema32.allOf[2],data};
 if(vErrors === null){
-vErrors = [err64];
+vErrors = [err70];
 }
 else {
-vErrors.push(err64);
+vErrors.push(err70);
 }
 errors++;
 }
@@ -3700,109 +3782,13 @@ props0 = props0 || {};
 Object.assign(props0, props2);
 }
 }
-const _errs82 = errors;
-let valid22 = true;
-const _errs83 = errors;
+const _errs91 = errors;
+let valid26 = true;
+const _errs92 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
 if(((data.action === undefined) && (missing3 = "action")) || ((data.type === undefined) && (missing3 = "type"))){
-const err65 = {};
-if(vErrors === null){
-vErrors = [err65];
-}
-else {
-vErrors.push(err65);
-}
-errors++;
-}
-else {
-if(data.action !== undefined){
-const _errs84 = errors;
-if("create" !== data.action){
-const err66 = {};
-if(vErrors === null){
-vErrors = [err66];
-}
-else {
-vErrors.push(err66);
-}
-errors++;
-}
-var valid23 = _errs84 === errors;
-}
-else {
-var valid23 = true;
-}
-if(valid23){
-if(data.type !== undefined){
-const _errs85 = errors;
-if("domain" !== data.type){
-const err67 = {};
-if(vErrors === null){
-vErrors = [err67];
-}
-else {
-vErrors.push(err67);
-}
-errors++;
-}
-var valid23 = _errs85 === errors;
-}
-else {
-var valid23 = true;
-}
-}
-}
-}
-var _valid3 = _errs83 === errors;
-errors = _errs82;
-if(vErrors !== null){
-if(_errs82){
-vErrors.length = _errs82;
-}
-else {
-vErrors = null;
-}
-}
-if(_valid3){
-const _errs86 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.client === undefined){
-const err68 = {instancePath,schemaPath:"#/allOf/3/then/required",keyword:"required",params:{missingProperty: "client"},message:"must have required property '"+"client"+"'",schema:schema32.allOf[3].then.required,parentSchema:schema32.allOf[3].then,data};
-if(vErrors === null){
-vErrors = [err68];
-}
-else {
-vErrors.push(err68);
-}
-errors++;
-}
-if(data.client_id === undefined){
-const err69 = {instancePath,schemaPath:"#/allOf/3/then/required",keyword:"required",params:{missingProperty: "client_id"},message:"must have required property '"+"client_id"+"'",schema:schema32.allOf[3].then.required,parentSchema:schema32.allOf[3].then,data};
-if(vErrors === null){
-vErrors = [err69];
-}
-else {
-vErrors.push(err69);
-}
-errors++;
-}
-for(const key6 in data){
-if(!(func3.call(schema32.allOf[3].then.properties, key6))){
-const err70 = {instancePath,schemaPath:"#/allOf/3/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[3].then,data};
-if(vErrors === null){
-vErrors = [err70];
-}
-else {
-vErrors.push(err70);
-}
-errors++;
-}
-}
-if(data.id !== undefined){
-let data34 = data.id;
-if(typeof data34 !== "string"){
-const err71 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/3/then/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[3].then.properties.id.type,parentSchema:schema32.allOf[3].then.properties.id,data:data34};
+const err71 = {};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -3811,12 +3797,11 @@ vErrors.push(err71);
 }
 errors++;
 }
-}
-if(data.name !== undefined){
-let data35 = data.name;
-if(typeof data35 === "string"){
-if(!pattern13.test(data35)){
-const err72 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/domain/pattern",keyword:"pattern",params:{pattern: "^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema38,data:data35};
+else {
+if(data.action !== undefined){
+const _errs93 = errors;
+if("create" !== data.action){
+const err72 = {};
 if(vErrors === null){
 vErrors = [err72];
 }
@@ -3825,9 +3810,16 @@ vErrors.push(err72);
 }
 errors++;
 }
+var valid27 = _errs93 === errors;
 }
 else {
-const err73 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/domain/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema38.type,parentSchema:schema38,data:data35};
+var valid27 = true;
+}
+if(valid27){
+if(data.type !== undefined){
+const _errs94 = errors;
+if("domain" !== data.type){
+const err73 = {};
 if(vErrors === null){
 vErrors = [err73];
 }
@@ -3836,12 +3828,29 @@ vErrors.push(err73);
 }
 errors++;
 }
+var valid27 = _errs94 === errors;
 }
-if(data.client !== undefined){
-let data36 = data.client;
-if(typeof data36 === "string"){
-if(!pattern10.test(data36)){
-const err74 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_-]*$"+"\"",schema:"^[a-z][a-z0-9_-]*$",parentSchema:schema33,data:data36};
+else {
+var valid27 = true;
+}
+}
+}
+}
+var _valid3 = _errs92 === errors;
+errors = _errs91;
+if(vErrors !== null){
+if(_errs91){
+vErrors.length = _errs91;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid3){
+const _errs95 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.client === undefined){
+const err74 = {instancePath,schemaPath:"#/allOf/3/then/required",keyword:"required",params:{missingProperty: "client"},message:"must have required property '"+"client"+"'",schema:schema32.allOf[3].then.required,parentSchema:schema32.allOf[3].then,data};
 if(vErrors === null){
 vErrors = [err74];
 }
@@ -3850,9 +3859,8 @@ vErrors.push(err74);
 }
 errors++;
 }
-}
-else {
-const err75 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data36};
+if(data.client_id === undefined){
+const err75 = {instancePath,schemaPath:"#/allOf/3/then/required",keyword:"required",params:{missingProperty: "client_id"},message:"must have required property '"+"client_id"+"'",schema:schema32.allOf[3].then.required,parentSchema:schema32.allOf[3].then,data};
 if(vErrors === null){
 vErrors = [err75];
 }
@@ -3861,11 +3869,9 @@ vErrors.push(err75);
 }
 errors++;
 }
-}
-if(data.client_id !== undefined){
-let data37 = data.client_id;
-if((!(((typeof data37 == "number") && (!(data37 % 1) && !isNaN(data37))) && (isFinite(data37)))) && (data37 !== null)){
-const err76 = {instancePath:instancePath+"/client_id",schemaPath:"#/allOf/3/then/properties/client_id/type",keyword:"type",params:{type: schema32.allOf[3].then.properties.client_id.type},message:"must be integer,null",schema:schema32.allOf[3].then.properties.client_id.type,parentSchema:schema32.allOf[3].then.properties.client_id,data:data37};
+for(const key8 in data){
+if(!(func3.call(schema32.allOf[3].then.properties, key8))){
+const err76 = {instancePath,schemaPath:"#/allOf/3/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[3].then,data};
 if(vErrors === null){
 vErrors = [err76];
 }
@@ -3874,9 +3880,11 @@ vErrors.push(err76);
 }
 errors++;
 }
-if((typeof data37 == "number") && (isFinite(data37))){
-if(data37 < 1 || isNaN(data37)){
-const err77 = {instancePath:instancePath+"/client_id",schemaPath:"#/allOf/3/then/properties/client_id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema32.allOf[3].then.properties.client_id,data:data37};
+}
+if(data.id !== undefined){
+let data37 = data.id;
+if(typeof data37 !== "string"){
+const err77 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/3/then/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[3].then.properties.id.type,parentSchema:schema32.allOf[3].then.properties.id,data:data37};
 if(vErrors === null){
 vErrors = [err77];
 }
@@ -3886,12 +3894,11 @@ vErrors.push(err77);
 errors++;
 }
 }
-}
-if(data.parent !== undefined){
-let data38 = data.parent;
+if(data.name !== undefined){
+let data38 = data.name;
 if(typeof data38 === "string"){
-if(!pattern13.test(data38)){
-const err78 = {instancePath:instancePath+"/parent",schemaPath:"#/$defs/domain/pattern",keyword:"pattern",params:{pattern: "^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema38,data:data38};
+if(!pattern14.test(data38)){
+const err78 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/domain/pattern",keyword:"pattern",params:{pattern: "^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema40,data:data38};
 if(vErrors === null){
 vErrors = [err78];
 }
@@ -3902,7 +3909,7 @@ errors++;
 }
 }
 else {
-const err79 = {instancePath:instancePath+"/parent",schemaPath:"#/$defs/domain/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema38.type,parentSchema:schema38,data:data38};
+const err79 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/domain/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema40.type,parentSchema:schema40,data:data38};
 if(vErrors === null){
 vErrors = [err79];
 }
@@ -3912,11 +3919,11 @@ vErrors.push(err79);
 errors++;
 }
 }
-if(data.parent_domain !== undefined){
-let data39 = data.parent_domain;
-if(data39 && typeof data39 == "object" && !Array.isArray(data39)){
-if(data39.name === undefined){
-const err80 = {instancePath:instancePath+"/parent_domain",schemaPath:"#/allOf/3/then/properties/parent_domain/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema32.allOf[3].then.properties.parent_domain.required,parentSchema:schema32.allOf[3].then.properties.parent_domain,data:data39};
+if(data.client !== undefined){
+let data39 = data.client;
+if(typeof data39 === "string"){
+if(!pattern10.test(data39)){
+const err80 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_-]*$"+"\"",schema:"^[a-z][a-z0-9_-]*$",parentSchema:schema33,data:data39};
 if(vErrors === null){
 vErrors = [err80];
 }
@@ -3925,8 +3932,9 @@ vErrors.push(err80);
 }
 errors++;
 }
-if(data39.id === undefined){
-const err81 = {instancePath:instancePath+"/parent_domain",schemaPath:"#/allOf/3/then/properties/parent_domain/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema32.allOf[3].then.properties.parent_domain.required,parentSchema:schema32.allOf[3].then.properties.parent_domain,data:data39};
+}
+else {
+const err81 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data39};
 if(vErrors === null){
 vErrors = [err81];
 }
@@ -3935,9 +3943,11 @@ vErrors.push(err81);
 }
 errors++;
 }
-for(const key7 in data39){
-if(!((key7 === "name") || (key7 === "id"))){
-const err82 = {instancePath:instancePath+"/parent_domain",schemaPath:"#/allOf/3/then/properties/parent_domain/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[3].then.properties.parent_domain,data:data39};
+}
+if(data.client_id !== undefined){
+let data40 = data.client_id;
+if((!(((typeof data40 == "number") && (!(data40 % 1) && !isNaN(data40))) && (isFinite(data40)))) && (data40 !== null)){
+const err82 = {instancePath:instancePath+"/client_id",schemaPath:"#/allOf/3/then/properties/client_id/type",keyword:"type",params:{type: schema32.allOf[3].then.properties.client_id.type},message:"must be integer,null",schema:schema32.allOf[3].then.properties.client_id.type,parentSchema:schema32.allOf[3].then.properties.client_id,data:data40};
 if(vErrors === null){
 vErrors = [err82];
 }
@@ -3946,12 +3956,9 @@ vErrors.push(err82);
 }
 errors++;
 }
-}
-if(data39.name !== undefined){
-let data40 = data39.name;
-if(typeof data40 === "string"){
-if(!pattern13.test(data40)){
-const err83 = {instancePath:instancePath+"/parent_domain/name",schemaPath:"#/$defs/domain/pattern",keyword:"pattern",params:{pattern: "^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema38,data:data40};
+if((typeof data40 == "number") && (isFinite(data40))){
+if(data40 < 1 || isNaN(data40)){
+const err83 = {instancePath:instancePath+"/client_id",schemaPath:"#/allOf/3/then/properties/client_id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema32.allOf[3].then.properties.client_id,data:data40};
 if(vErrors === null){
 vErrors = [err83];
 }
@@ -3961,8 +3968,12 @@ vErrors.push(err83);
 errors++;
 }
 }
-else {
-const err84 = {instancePath:instancePath+"/parent_domain/name",schemaPath:"#/$defs/domain/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema38.type,parentSchema:schema38,data:data40};
+}
+if(data.parent !== undefined){
+let data41 = data.parent;
+if(typeof data41 === "string"){
+if(!pattern14.test(data41)){
+const err84 = {instancePath:instancePath+"/parent",schemaPath:"#/$defs/domain/pattern",keyword:"pattern",params:{pattern: "^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema40,data:data41};
 if(vErrors === null){
 vErrors = [err84];
 }
@@ -3972,10 +3983,8 @@ vErrors.push(err84);
 errors++;
 }
 }
-if(data39.id !== undefined){
-let data41 = data39.id;
-if((!(((typeof data41 == "number") && (!(data41 % 1) && !isNaN(data41))) && (isFinite(data41)))) && (data41 !== null)){
-const err85 = {instancePath:instancePath+"/parent_domain/id",schemaPath:"#/allOf/3/then/properties/parent_domain/properties/id/type",keyword:"type",params:{type: schema32.allOf[3].then.properties.parent_domain.properties.id.type},message:"must be integer,null",schema:schema32.allOf[3].then.properties.parent_domain.properties.id.type,parentSchema:schema32.allOf[3].then.properties.parent_domain.properties.id,data:data41};
+else {
+const err85 = {instancePath:instancePath+"/parent",schemaPath:"#/$defs/domain/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema40.type,parentSchema:schema40,data:data41};
 if(vErrors === null){
 vErrors = [err85];
 }
@@ -3984,9 +3993,12 @@ vErrors.push(err85);
 }
 errors++;
 }
-if((typeof data41 == "number") && (isFinite(data41))){
-if(data41 < 1 || isNaN(data41)){
-const err86 = {instancePath:instancePath+"/parent_domain/id",schemaPath:"#/allOf/3/then/properties/parent_domain/properties/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema32.allOf[3].then.properties.parent_domain.properties.id,data:data41};
+}
+if(data.parent_domain !== undefined){
+let data42 = data.parent_domain;
+if(data42 && typeof data42 == "object" && !Array.isArray(data42)){
+if(data42.name === undefined){
+const err86 = {instancePath:instancePath+"/parent_domain",schemaPath:"#/allOf/3/then/properties/parent_domain/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema32.allOf[3].then.properties.parent_domain.required,parentSchema:schema32.allOf[3].then.properties.parent_domain,data:data42};
 if(vErrors === null){
 vErrors = [err86];
 }
@@ -3995,16 +4007,86 @@ vErrors.push(err86);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err87 = {instancePath:instancePath+"/parent_domain",schemaPath:"#/allOf/3/then/properties/parent_domain/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.allOf[3].then.properties.parent_domain.type,parentSchema:schema32.allOf[3].then.properties.parent_domain,data:data39};
+if(data42.id === undefined){
+const err87 = {instancePath:instancePath+"/parent_domain",schemaPath:"#/allOf/3/then/properties/parent_domain/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema32.allOf[3].then.properties.parent_domain.required,parentSchema:schema32.allOf[3].then.properties.parent_domain,data:data42};
 if(vErrors === null){
 vErrors = [err87];
 }
 else {
 vErrors.push(err87);
+}
+errors++;
+}
+for(const key9 in data42){
+if(!((key9 === "name") || (key9 === "id"))){
+const err88 = {instancePath:instancePath+"/parent_domain",schemaPath:"#/allOf/3/then/properties/parent_domain/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[3].then.properties.parent_domain,data:data42};
+if(vErrors === null){
+vErrors = [err88];
+}
+else {
+vErrors.push(err88);
+}
+errors++;
+}
+}
+if(data42.name !== undefined){
+let data43 = data42.name;
+if(typeof data43 === "string"){
+if(!pattern14.test(data43)){
+const err89 = {instancePath:instancePath+"/parent_domain/name",schemaPath:"#/$defs/domain/pattern",keyword:"pattern",params:{pattern: "^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema40,data:data43};
+if(vErrors === null){
+vErrors = [err89];
+}
+else {
+vErrors.push(err89);
+}
+errors++;
+}
+}
+else {
+const err90 = {instancePath:instancePath+"/parent_domain/name",schemaPath:"#/$defs/domain/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema40.type,parentSchema:schema40,data:data43};
+if(vErrors === null){
+vErrors = [err90];
+}
+else {
+vErrors.push(err90);
+}
+errors++;
+}
+}
+if(data42.id !== undefined){
+let data44 = data42.id;
+if((!(((typeof data44 == "number") && (!(data44 % 1) && !isNaN(data44))) && (isFinite(data44)))) && (data44 !== null)){
+const err91 = {instancePath:instancePath+"/parent_domain/id",schemaPath:"#/allOf/3/then/properties/parent_domain/properties/id/type",keyword:"type",params:{type: schema32.allOf[3].then.properties.parent_domain.properties.id.type},message:"must be integer,null",schema:schema32.allOf[3].then.properties.parent_domain.properties.id.type,parentSchema:schema32.allOf[3].then.properties.parent_domain.properties.id,data:data44};
+if(vErrors === null){
+vErrors = [err91];
+}
+else {
+vErrors.push(err91);
+}
+errors++;
+}
+if((typeof data44 == "number") && (isFinite(data44))){
+if(data44 < 1 || isNaN(data44)){
+const err92 = {instancePath:instancePath+"/parent_domain/id",schemaPath:"#/allOf/3/then/properties/parent_domain/properties/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema32.allOf[3].then.properties.parent_domain.properties.id,data:data44};
+if(vErrors === null){
+vErrors = [err92];
+}
+else {
+vErrors.push(err92);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err93 = {instancePath:instancePath+"/parent_domain",schemaPath:"#/allOf/3/then/properties/parent_domain/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.allOf[3].then.properties.parent_domain.type,parentSchema:schema32.allOf[3].then.properties.parent_domain,data:data42};
+if(vErrors === null){
+vErrors = [err93];
+}
+else {
+vErrors.push(err93);
 }
 errors++;
 }
@@ -4016,19 +4098,19 @@ errors = vErrors.length;
 }
 }
 }
-var _valid3 = _errs86 === errors;
-valid22 = _valid3;
-if(valid22){
+var _valid3 = _errs95 === errors;
+valid26 = _valid3;
+if(valid26){
 var props3 = true;
 }
 }
-if(!valid22){
-const err88 = {instancePath,schemaPath:"#/allOf/3/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[3].if,parentSchema:schema32.allOf[3],data};
+if(!valid26){
+const err94 = {instancePath,schemaPath:"#/allOf/3/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[3].if,parentSchema:schema32.allOf[3],data};
 if(vErrors === null){
-vErrors = [err88];
+vErrors = [err94];
 }
 else {
-vErrors.push(err88);
+vErrors.push(err94);
 }
 errors++;
 }
@@ -4041,105 +4123,13 @@ props0 = props0 || {};
 Object.assign(props0, props3);
 }
 }
-const _errs111 = errors;
-let valid30 = true;
-const _errs112 = errors;
+const _errs120 = errors;
+let valid34 = true;
+const _errs121 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing4;
 if(((data.action === undefined) && (missing4 = "action")) || ((data.type === undefined) && (missing4 = "type"))){
-const err89 = {};
-if(vErrors === null){
-vErrors = [err89];
-}
-else {
-vErrors.push(err89);
-}
-errors++;
-}
-else {
-if(data.action !== undefined){
-const _errs113 = errors;
-if("update" !== data.action){
-const err90 = {};
-if(vErrors === null){
-vErrors = [err90];
-}
-else {
-vErrors.push(err90);
-}
-errors++;
-}
-var valid31 = _errs113 === errors;
-}
-else {
-var valid31 = true;
-}
-if(valid31){
-if(data.type !== undefined){
-const _errs114 = errors;
-if("domain" !== data.type){
-const err91 = {};
-if(vErrors === null){
-vErrors = [err91];
-}
-else {
-vErrors.push(err91);
-}
-errors++;
-}
-var valid31 = _errs114 === errors;
-}
-else {
-var valid31 = true;
-}
-}
-}
-}
-var _valid4 = _errs112 === errors;
-errors = _errs111;
-if(vErrors !== null){
-if(_errs111){
-vErrors.length = _errs111;
-}
-else {
-vErrors = null;
-}
-}
-if(_valid4){
-const _errs115 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.domain_id === undefined){
-const err92 = {instancePath,schemaPath:"#/allOf/4/then/required",keyword:"required",params:{missingProperty: "domain_id"},message:"must have required property '"+"domain_id"+"'",schema:schema32.allOf[4].then.required,parentSchema:schema32.allOf[4].then,data};
-if(vErrors === null){
-vErrors = [err92];
-}
-else {
-vErrors.push(err92);
-}
-errors++;
-}
-if(data.client === undefined){
-const err93 = {instancePath,schemaPath:"#/allOf/4/then/required",keyword:"required",params:{missingProperty: "client"},message:"must have required property '"+"client"+"'",schema:schema32.allOf[4].then.required,parentSchema:schema32.allOf[4].then,data};
-if(vErrors === null){
-vErrors = [err93];
-}
-else {
-vErrors.push(err93);
-}
-errors++;
-}
-if(data.client_id === undefined){
-const err94 = {instancePath,schemaPath:"#/allOf/4/then/required",keyword:"required",params:{missingProperty: "client_id"},message:"must have required property '"+"client_id"+"'",schema:schema32.allOf[4].then.required,parentSchema:schema32.allOf[4].then,data};
-if(vErrors === null){
-vErrors = [err94];
-}
-else {
-vErrors.push(err94);
-}
-errors++;
-}
-if(data.fields === undefined){
-const err95 = {instancePath,schemaPath:"#/allOf/4/then/required",keyword:"required",params:{missingProperty: "fields"},message:"must have required property '"+"fields"+"'",schema:schema32.allOf[4].then.required,parentSchema:schema32.allOf[4].then,data};
+const err95 = {};
 if(vErrors === null){
 vErrors = [err95];
 }
@@ -4148,9 +4138,11 @@ vErrors.push(err95);
 }
 errors++;
 }
-for(const key8 in data){
-if(!(func3.call(schema32.allOf[4].then.properties, key8))){
-const err96 = {instancePath,schemaPath:"#/allOf/4/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[4].then,data};
+else {
+if(data.action !== undefined){
+const _errs122 = errors;
+if("update" !== data.action){
+const err96 = {};
 if(vErrors === null){
 vErrors = [err96];
 }
@@ -4159,11 +4151,16 @@ vErrors.push(err96);
 }
 errors++;
 }
+var valid35 = _errs122 === errors;
 }
-if(data.id !== undefined){
-let data45 = data.id;
-if(typeof data45 !== "string"){
-const err97 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/4/then/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[4].then.properties.id.type,parentSchema:schema32.allOf[4].then.properties.id,data:data45};
+else {
+var valid35 = true;
+}
+if(valid35){
+if(data.type !== undefined){
+const _errs123 = errors;
+if("domain" !== data.type){
+const err97 = {};
 if(vErrors === null){
 vErrors = [err97];
 }
@@ -4172,12 +4169,29 @@ vErrors.push(err97);
 }
 errors++;
 }
+var valid35 = _errs123 === errors;
 }
-if(data.name !== undefined){
-let data46 = data.name;
-if(typeof data46 === "string"){
-if(!pattern13.test(data46)){
-const err98 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/domain/pattern",keyword:"pattern",params:{pattern: "^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema38,data:data46};
+else {
+var valid35 = true;
+}
+}
+}
+}
+var _valid4 = _errs121 === errors;
+errors = _errs120;
+if(vErrors !== null){
+if(_errs120){
+vErrors.length = _errs120;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid4){
+const _errs124 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.domain_id === undefined){
+const err98 = {instancePath,schemaPath:"#/allOf/4/then/required",keyword:"required",params:{missingProperty: "domain_id"},message:"must have required property '"+"domain_id"+"'",schema:schema32.allOf[4].then.required,parentSchema:schema32.allOf[4].then,data};
 if(vErrors === null){
 vErrors = [err98];
 }
@@ -4186,9 +4200,8 @@ vErrors.push(err98);
 }
 errors++;
 }
-}
-else {
-const err99 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/domain/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema38.type,parentSchema:schema38,data:data46};
+if(data.client === undefined){
+const err99 = {instancePath,schemaPath:"#/allOf/4/then/required",keyword:"required",params:{missingProperty: "client"},message:"must have required property '"+"client"+"'",schema:schema32.allOf[4].then.required,parentSchema:schema32.allOf[4].then,data};
 if(vErrors === null){
 vErrors = [err99];
 }
@@ -4197,11 +4210,8 @@ vErrors.push(err99);
 }
 errors++;
 }
-}
-if(data.domain_id !== undefined){
-let data47 = data.domain_id;
-if(!(((typeof data47 == "number") && (!(data47 % 1) && !isNaN(data47))) && (isFinite(data47)))){
-const err100 = {instancePath:instancePath+"/domain_id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema35.type,parentSchema:schema35,data:data47};
+if(data.client_id === undefined){
+const err100 = {instancePath,schemaPath:"#/allOf/4/then/required",keyword:"required",params:{missingProperty: "client_id"},message:"must have required property '"+"client_id"+"'",schema:schema32.allOf[4].then.required,parentSchema:schema32.allOf[4].then,data};
 if(vErrors === null){
 vErrors = [err100];
 }
@@ -4210,9 +4220,8 @@ vErrors.push(err100);
 }
 errors++;
 }
-if((typeof data47 == "number") && (isFinite(data47))){
-if(data47 < 1 || isNaN(data47)){
-const err101 = {instancePath:instancePath+"/domain_id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema35,data:data47};
+if(data.fields === undefined){
+const err101 = {instancePath,schemaPath:"#/allOf/4/then/required",keyword:"required",params:{missingProperty: "fields"},message:"must have required property '"+"fields"+"'",schema:schema32.allOf[4].then.required,parentSchema:schema32.allOf[4].then,data};
 if(vErrors === null){
 vErrors = [err101];
 }
@@ -4221,13 +4230,9 @@ vErrors.push(err101);
 }
 errors++;
 }
-}
-}
-if(data.client !== undefined){
-let data48 = data.client;
-if(typeof data48 === "string"){
-if(!pattern10.test(data48)){
-const err102 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_-]*$"+"\"",schema:"^[a-z][a-z0-9_-]*$",parentSchema:schema33,data:data48};
+for(const key10 in data){
+if(!(func3.call(schema32.allOf[4].then.properties, key10))){
+const err102 = {instancePath,schemaPath:"#/allOf/4/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[4].then,data};
 if(vErrors === null){
 vErrors = [err102];
 }
@@ -4237,8 +4242,10 @@ vErrors.push(err102);
 errors++;
 }
 }
-else {
-const err103 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data48};
+if(data.id !== undefined){
+let data48 = data.id;
+if(typeof data48 !== "string"){
+const err103 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/4/then/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[4].then.properties.id.type,parentSchema:schema32.allOf[4].then.properties.id,data:data48};
 if(vErrors === null){
 vErrors = [err103];
 }
@@ -4248,10 +4255,11 @@ vErrors.push(err103);
 errors++;
 }
 }
-if(data.client_id !== undefined){
-let data49 = data.client_id;
-if(!(((typeof data49 == "number") && (!(data49 % 1) && !isNaN(data49))) && (isFinite(data49)))){
-const err104 = {instancePath:instancePath+"/client_id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema35.type,parentSchema:schema35,data:data49};
+if(data.name !== undefined){
+let data49 = data.name;
+if(typeof data49 === "string"){
+if(!pattern14.test(data49)){
+const err104 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/domain/pattern",keyword:"pattern",params:{pattern: "^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema40,data:data49};
 if(vErrors === null){
 vErrors = [err104];
 }
@@ -4260,9 +4268,9 @@ vErrors.push(err104);
 }
 errors++;
 }
-if((typeof data49 == "number") && (isFinite(data49))){
-if(data49 < 1 || isNaN(data49)){
-const err105 = {instancePath:instancePath+"/client_id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema35,data:data49};
+}
+else {
+const err105 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/domain/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema40.type,parentSchema:schema40,data:data49};
 if(vErrors === null){
 vErrors = [err105];
 }
@@ -4272,12 +4280,10 @@ vErrors.push(err105);
 errors++;
 }
 }
-}
-if(data.fields !== undefined){
-let data50 = data.fields;
-if(Array.isArray(data50)){
-if(data50.length < 1){
-const err106 = {instancePath:instancePath+"/fields",schemaPath:"#/allOf/4/then/properties/fields/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema32.allOf[4].then.properties.fields,data:data50};
+if(data.domain_id !== undefined){
+let data50 = data.domain_id;
+if(!(((typeof data50 == "number") && (!(data50 % 1) && !isNaN(data50))) && (isFinite(data50)))){
+const err106 = {instancePath:instancePath+"/domain_id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema35.type,parentSchema:schema35,data:data50};
 if(vErrors === null){
 vErrors = [err106];
 }
@@ -4286,16 +4292,9 @@ vErrors.push(err106);
 }
 errors++;
 }
-const len2 = data50.length;
-for(let i2=0; i2<len2; i2++){
-if(!(validate24(data50[i2], {instancePath:instancePath+"/fields/" + i2,parentData:data50,parentDataProperty:i2,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
-errors = vErrors.length;
-}
-}
-}
-else {
-const err107 = {instancePath:instancePath+"/fields",schemaPath:"#/allOf/4/then/properties/fields/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.allOf[4].then.properties.fields.type,parentSchema:schema32.allOf[4].then.properties.fields,data:data50};
+if((typeof data50 == "number") && (isFinite(data50))){
+if(data50 < 1 || isNaN(data50)){
+const err107 = {instancePath:instancePath+"/domain_id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema35,data:data50};
 if(vErrors === null){
 vErrors = [err107];
 }
@@ -4306,19 +4305,102 @@ errors++;
 }
 }
 }
-var _valid4 = _errs115 === errors;
-valid30 = _valid4;
-if(valid30){
-var props4 = true;
-}
-}
-if(!valid30){
-const err108 = {instancePath,schemaPath:"#/allOf/4/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[4].if,parentSchema:schema32.allOf[4],data};
+if(data.client !== undefined){
+let data51 = data.client;
+if(typeof data51 === "string"){
+if(!pattern10.test(data51)){
+const err108 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_-]*$"+"\"",schema:"^[a-z][a-z0-9_-]*$",parentSchema:schema33,data:data51};
 if(vErrors === null){
 vErrors = [err108];
 }
 else {
 vErrors.push(err108);
+}
+errors++;
+}
+}
+else {
+const err109 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data51};
+if(vErrors === null){
+vErrors = [err109];
+}
+else {
+vErrors.push(err109);
+}
+errors++;
+}
+}
+if(data.client_id !== undefined){
+let data52 = data.client_id;
+if(!(((typeof data52 == "number") && (!(data52 % 1) && !isNaN(data52))) && (isFinite(data52)))){
+const err110 = {instancePath:instancePath+"/client_id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema35.type,parentSchema:schema35,data:data52};
+if(vErrors === null){
+vErrors = [err110];
+}
+else {
+vErrors.push(err110);
+}
+errors++;
+}
+if((typeof data52 == "number") && (isFinite(data52))){
+if(data52 < 1 || isNaN(data52)){
+const err111 = {instancePath:instancePath+"/client_id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema35,data:data52};
+if(vErrors === null){
+vErrors = [err111];
+}
+else {
+vErrors.push(err111);
+}
+errors++;
+}
+}
+}
+if(data.fields !== undefined){
+let data53 = data.fields;
+if(Array.isArray(data53)){
+if(data53.length < 1){
+const err112 = {instancePath:instancePath+"/fields",schemaPath:"#/allOf/4/then/properties/fields/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema32.allOf[4].then.properties.fields,data:data53};
+if(vErrors === null){
+vErrors = [err112];
+}
+else {
+vErrors.push(err112);
+}
+errors++;
+}
+const len2 = data53.length;
+for(let i2=0; i2<len2; i2++){
+if(!(validate24(data53[i2], {instancePath:instancePath+"/fields/" + i2,parentData:data53,parentDataProperty:i2,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err113 = {instancePath:instancePath+"/fields",schemaPath:"#/allOf/4/then/properties/fields/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.allOf[4].then.properties.fields.type,parentSchema:schema32.allOf[4].then.properties.fields,data:data53};
+if(vErrors === null){
+vErrors = [err113];
+}
+else {
+vErrors.push(err113);
+}
+errors++;
+}
+}
+}
+var _valid4 = _errs124 === errors;
+valid34 = _valid4;
+if(valid34){
+var props4 = true;
+}
+}
+if(!valid34){
+const err114 = {instancePath,schemaPath:"#/allOf/4/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[4].if,parentSchema:schema32.allOf[4],data};
+if(vErrors === null){
+vErrors = [err114];
+}
+else {
+vErrors.push(err114);
 }
 errors++;
 }
@@ -4331,105 +4413,13 @@ props0 = props0 || {};
 Object.assign(props0, props4);
 }
 }
-const _errs135 = errors;
-let valid39 = true;
-const _errs136 = errors;
+const _errs144 = errors;
+let valid43 = true;
+const _errs145 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing5;
 if(((data.action === undefined) && (missing5 = "action")) || ((data.type === undefined) && (missing5 = "type"))){
-const err109 = {};
-if(vErrors === null){
-vErrors = [err109];
-}
-else {
-vErrors.push(err109);
-}
-errors++;
-}
-else {
-if(data.action !== undefined){
-const _errs137 = errors;
-if("delete" !== data.action){
-const err110 = {};
-if(vErrors === null){
-vErrors = [err110];
-}
-else {
-vErrors.push(err110);
-}
-errors++;
-}
-var valid40 = _errs137 === errors;
-}
-else {
-var valid40 = true;
-}
-if(valid40){
-if(data.type !== undefined){
-const _errs138 = errors;
-if("domain" !== data.type){
-const err111 = {};
-if(vErrors === null){
-vErrors = [err111];
-}
-else {
-vErrors.push(err111);
-}
-errors++;
-}
-var valid40 = _errs138 === errors;
-}
-else {
-var valid40 = true;
-}
-}
-}
-}
-var _valid5 = _errs136 === errors;
-errors = _errs135;
-if(vErrors !== null){
-if(_errs135){
-vErrors.length = _errs135;
-}
-else {
-vErrors = null;
-}
-}
-if(_valid5){
-const _errs139 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.domain_id === undefined){
-const err112 = {instancePath,schemaPath:"#/allOf/5/then/required",keyword:"required",params:{missingProperty: "domain_id"},message:"must have required property '"+"domain_id"+"'",schema:schema32.allOf[5].then.required,parentSchema:schema32.allOf[5].then,data};
-if(vErrors === null){
-vErrors = [err112];
-}
-else {
-vErrors.push(err112);
-}
-errors++;
-}
-if(data.client === undefined){
-const err113 = {instancePath,schemaPath:"#/allOf/5/then/required",keyword:"required",params:{missingProperty: "client"},message:"must have required property '"+"client"+"'",schema:schema32.allOf[5].then.required,parentSchema:schema32.allOf[5].then,data};
-if(vErrors === null){
-vErrors = [err113];
-}
-else {
-vErrors.push(err113);
-}
-errors++;
-}
-if(data.client_id === undefined){
-const err114 = {instancePath,schemaPath:"#/allOf/5/then/required",keyword:"required",params:{missingProperty: "client_id"},message:"must have required property '"+"client_id"+"'",schema:schema32.allOf[5].then.required,parentSchema:schema32.allOf[5].then,data};
-if(vErrors === null){
-vErrors = [err114];
-}
-else {
-vErrors.push(err114);
-}
-errors++;
-}
-if(data.subdomains === undefined){
-const err115 = {instancePath,schemaPath:"#/allOf/5/then/required",keyword:"required",params:{missingProperty: "subdomains"},message:"must have required property '"+"subdomains"+"'",schema:schema32.allOf[5].then.required,parentSchema:schema32.allOf[5].then,data};
+const err115 = {};
 if(vErrors === null){
 vErrors = [err115];
 }
@@ -4438,9 +4428,11 @@ vErrors.push(err115);
 }
 errors++;
 }
-for(const key9 in data){
-if(!(func3.call(schema32.allOf[5].then.properties, key9))){
-const err116 = {instancePath,schemaPath:"#/allOf/5/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[5].then,data};
+else {
+if(data.action !== undefined){
+const _errs146 = errors;
+if("delete" !== data.action){
+const err116 = {};
 if(vErrors === null){
 vErrors = [err116];
 }
@@ -4449,11 +4441,16 @@ vErrors.push(err116);
 }
 errors++;
 }
+var valid44 = _errs146 === errors;
 }
-if(data.id !== undefined){
-let data54 = data.id;
-if(typeof data54 !== "string"){
-const err117 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/5/then/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[5].then.properties.id.type,parentSchema:schema32.allOf[5].then.properties.id,data:data54};
+else {
+var valid44 = true;
+}
+if(valid44){
+if(data.type !== undefined){
+const _errs147 = errors;
+if("domain" !== data.type){
+const err117 = {};
 if(vErrors === null){
 vErrors = [err117];
 }
@@ -4462,12 +4459,29 @@ vErrors.push(err117);
 }
 errors++;
 }
+var valid44 = _errs147 === errors;
 }
-if(data.name !== undefined){
-let data55 = data.name;
-if(typeof data55 === "string"){
-if(!pattern13.test(data55)){
-const err118 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/domain/pattern",keyword:"pattern",params:{pattern: "^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema38,data:data55};
+else {
+var valid44 = true;
+}
+}
+}
+}
+var _valid5 = _errs145 === errors;
+errors = _errs144;
+if(vErrors !== null){
+if(_errs144){
+vErrors.length = _errs144;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid5){
+const _errs148 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.domain_id === undefined){
+const err118 = {instancePath,schemaPath:"#/allOf/5/then/required",keyword:"required",params:{missingProperty: "domain_id"},message:"must have required property '"+"domain_id"+"'",schema:schema32.allOf[5].then.required,parentSchema:schema32.allOf[5].then,data};
 if(vErrors === null){
 vErrors = [err118];
 }
@@ -4476,9 +4490,8 @@ vErrors.push(err118);
 }
 errors++;
 }
-}
-else {
-const err119 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/domain/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema38.type,parentSchema:schema38,data:data55};
+if(data.client === undefined){
+const err119 = {instancePath,schemaPath:"#/allOf/5/then/required",keyword:"required",params:{missingProperty: "client"},message:"must have required property '"+"client"+"'",schema:schema32.allOf[5].then.required,parentSchema:schema32.allOf[5].then,data};
 if(vErrors === null){
 vErrors = [err119];
 }
@@ -4487,11 +4500,8 @@ vErrors.push(err119);
 }
 errors++;
 }
-}
-if(data.domain_id !== undefined){
-let data56 = data.domain_id;
-if(!(((typeof data56 == "number") && (!(data56 % 1) && !isNaN(data56))) && (isFinite(data56)))){
-const err120 = {instancePath:instancePath+"/domain_id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema35.type,parentSchema:schema35,data:data56};
+if(data.client_id === undefined){
+const err120 = {instancePath,schemaPath:"#/allOf/5/then/required",keyword:"required",params:{missingProperty: "client_id"},message:"must have required property '"+"client_id"+"'",schema:schema32.allOf[5].then.required,parentSchema:schema32.allOf[5].then,data};
 if(vErrors === null){
 vErrors = [err120];
 }
@@ -4500,9 +4510,8 @@ vErrors.push(err120);
 }
 errors++;
 }
-if((typeof data56 == "number") && (isFinite(data56))){
-if(data56 < 1 || isNaN(data56)){
-const err121 = {instancePath:instancePath+"/domain_id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema35,data:data56};
+if(data.subdomains === undefined){
+const err121 = {instancePath,schemaPath:"#/allOf/5/then/required",keyword:"required",params:{missingProperty: "subdomains"},message:"must have required property '"+"subdomains"+"'",schema:schema32.allOf[5].then.required,parentSchema:schema32.allOf[5].then,data};
 if(vErrors === null){
 vErrors = [err121];
 }
@@ -4511,13 +4520,9 @@ vErrors.push(err121);
 }
 errors++;
 }
-}
-}
-if(data.client !== undefined){
-let data57 = data.client;
-if(typeof data57 === "string"){
-if(!pattern10.test(data57)){
-const err122 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_-]*$"+"\"",schema:"^[a-z][a-z0-9_-]*$",parentSchema:schema33,data:data57};
+for(const key11 in data){
+if(!(func3.call(schema32.allOf[5].then.properties, key11))){
+const err122 = {instancePath,schemaPath:"#/allOf/5/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[5].then,data};
 if(vErrors === null){
 vErrors = [err122];
 }
@@ -4527,8 +4532,10 @@ vErrors.push(err122);
 errors++;
 }
 }
-else {
-const err123 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data57};
+if(data.id !== undefined){
+let data57 = data.id;
+if(typeof data57 !== "string"){
+const err123 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/5/then/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[5].then.properties.id.type,parentSchema:schema32.allOf[5].then.properties.id,data:data57};
 if(vErrors === null){
 vErrors = [err123];
 }
@@ -4538,10 +4545,11 @@ vErrors.push(err123);
 errors++;
 }
 }
-if(data.client_id !== undefined){
-let data58 = data.client_id;
-if(!(((typeof data58 == "number") && (!(data58 % 1) && !isNaN(data58))) && (isFinite(data58)))){
-const err124 = {instancePath:instancePath+"/client_id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema35.type,parentSchema:schema35,data:data58};
+if(data.name !== undefined){
+let data58 = data.name;
+if(typeof data58 === "string"){
+if(!pattern14.test(data58)){
+const err124 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/domain/pattern",keyword:"pattern",params:{pattern: "^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema40,data:data58};
 if(vErrors === null){
 vErrors = [err124];
 }
@@ -4550,9 +4558,9 @@ vErrors.push(err124);
 }
 errors++;
 }
-if((typeof data58 == "number") && (isFinite(data58))){
-if(data58 < 1 || isNaN(data58)){
-const err125 = {instancePath:instancePath+"/client_id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema35,data:data58};
+}
+else {
+const err125 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/domain/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema40.type,parentSchema:schema40,data:data58};
 if(vErrors === null){
 vErrors = [err125];
 }
@@ -4562,15 +4570,10 @@ vErrors.push(err125);
 errors++;
 }
 }
-}
-if(data.subdomains !== undefined){
-let data59 = data.subdomains;
-if(Array.isArray(data59)){
-const len3 = data59.length;
-for(let i3=0; i3<len3; i3++){
-let data60 = data59[i3];
-if(typeof data60 !== "string"){
-const err126 = {instancePath:instancePath+"/subdomains/" + i3,schemaPath:"#/allOf/5/then/properties/subdomains/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[5].then.properties.subdomains.items.type,parentSchema:schema32.allOf[5].then.properties.subdomains.items,data:data60};
+if(data.domain_id !== undefined){
+let data59 = data.domain_id;
+if(!(((typeof data59 == "number") && (!(data59 % 1) && !isNaN(data59))) && (isFinite(data59)))){
+const err126 = {instancePath:instancePath+"/domain_id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema35.type,parentSchema:schema35,data:data59};
 if(vErrors === null){
 vErrors = [err126];
 }
@@ -4579,10 +4582,9 @@ vErrors.push(err126);
 }
 errors++;
 }
-}
-}
-else {
-const err127 = {instancePath:instancePath+"/subdomains",schemaPath:"#/allOf/5/then/properties/subdomains/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.allOf[5].then.properties.subdomains.type,parentSchema:schema32.allOf[5].then.properties.subdomains,data:data59};
+if((typeof data59 == "number") && (isFinite(data59))){
+if(data59 < 1 || isNaN(data59)){
+const err127 = {instancePath:instancePath+"/domain_id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema35,data:data59};
 if(vErrors === null){
 vErrors = [err127];
 }
@@ -4593,19 +4595,178 @@ errors++;
 }
 }
 }
-var _valid5 = _errs139 === errors;
-valid39 = _valid5;
-if(valid39){
-var props5 = true;
-}
-}
-if(!valid39){
-const err128 = {instancePath,schemaPath:"#/allOf/5/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[5].if,parentSchema:schema32.allOf[5],data};
+if(data.client !== undefined){
+let data60 = data.client;
+if(typeof data60 === "string"){
+if(!pattern10.test(data60)){
+const err128 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_-]*$"+"\"",schema:"^[a-z][a-z0-9_-]*$",parentSchema:schema33,data:data60};
 if(vErrors === null){
 vErrors = [err128];
 }
 else {
 vErrors.push(err128);
+}
+errors++;
+}
+}
+else {
+const err129 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data60};
+if(vErrors === null){
+vErrors = [err129];
+}
+else {
+vErrors.push(err129);
+}
+errors++;
+}
+}
+if(data.client_id !== undefined){
+let data61 = data.client_id;
+if(!(((typeof data61 == "number") && (!(data61 % 1) && !isNaN(data61))) && (isFinite(data61)))){
+const err130 = {instancePath:instancePath+"/client_id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema35.type,parentSchema:schema35,data:data61};
+if(vErrors === null){
+vErrors = [err130];
+}
+else {
+vErrors.push(err130);
+}
+errors++;
+}
+if((typeof data61 == "number") && (isFinite(data61))){
+if(data61 < 1 || isNaN(data61)){
+const err131 = {instancePath:instancePath+"/client_id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema35,data:data61};
+if(vErrors === null){
+vErrors = [err131];
+}
+else {
+vErrors.push(err131);
+}
+errors++;
+}
+}
+}
+if(data.subdomains !== undefined){
+let data62 = data.subdomains;
+if(Array.isArray(data62)){
+const len3 = data62.length;
+for(let i3=0; i3<len3; i3++){
+let data63 = data62[i3];
+if(typeof data63 !== "string"){
+const err132 = {instancePath:instancePath+"/subdomains/" + i3,schemaPath:"#/allOf/5/then/properties/subdomains/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[5].then.properties.subdomains.items.type,parentSchema:schema32.allOf[5].then.properties.subdomains.items,data:data63};
+if(vErrors === null){
+vErrors = [err132];
+}
+else {
+vErrors.push(err132);
+}
+errors++;
+}
+}
+}
+else {
+const err133 = {instancePath:instancePath+"/subdomains",schemaPath:"#/allOf/5/then/properties/subdomains/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.allOf[5].then.properties.subdomains.type,parentSchema:schema32.allOf[5].then.properties.subdomains,data:data62};
+if(vErrors === null){
+vErrors = [err133];
+}
+else {
+vErrors.push(err133);
+}
+errors++;
+}
+}
+if(data.takes !== undefined){
+let data64 = data.takes;
+if(data64 && typeof data64 == "object" && !Array.isArray(data64)){
+for(const key12 in data64){
+const _errs171 = errors;
+if(typeof key12 === "string"){
+if(!pattern13.test(key12)){
+const err134 = {instancePath:instancePath+"/takes",schemaPath:"#/$defs/takes/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z_]*$"},message:"must match pattern \""+"^[a-z][a-z_]*$"+"\"",schema:"^[a-z][a-z_]*$",parentSchema:schema38.propertyNames,data:key12,propertyName:key12};
+if(vErrors === null){
+vErrors = [err134];
+}
+else {
+vErrors.push(err134);
+}
+errors++;
+}
+}
+var valid53 = _errs171 === errors;
+if(!valid53){
+const err135 = {instancePath:instancePath+"/takes",schemaPath:"#/$defs/takes/propertyNames",keyword:"propertyNames",params:{propertyName: key12},message:"property name must be valid",schema:schema38.propertyNames,parentSchema:schema38,data:data64};
+if(vErrors === null){
+vErrors = [err135];
+}
+else {
+vErrors.push(err135);
+}
+errors++;
+}
+}
+for(const key13 in data64){
+let data65 = data64[key13];
+if(!(((typeof data65 == "number") && (!(data65 % 1) && !isNaN(data65))) && (isFinite(data65)))){
+const err136 = {instancePath:instancePath+"/takes/" + key13.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/takes/additionalProperties/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema38.additionalProperties.type,parentSchema:schema38.additionalProperties,data:data65};
+if(vErrors === null){
+vErrors = [err136];
+}
+else {
+vErrors.push(err136);
+}
+errors++;
+}
+if((typeof data65 == "number") && (isFinite(data65))){
+if(data65 < 0 || isNaN(data65)){
+const err137 = {instancePath:instancePath+"/takes/" + key13.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/takes/additionalProperties/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema38.additionalProperties,data:data65};
+if(vErrors === null){
+vErrors = [err137];
+}
+else {
+vErrors.push(err137);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err138 = {instancePath:instancePath+"/takes",schemaPath:"#/$defs/takes/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema38.type,parentSchema:schema38,data:data64};
+if(vErrors === null){
+vErrors = [err138];
+}
+else {
+vErrors.push(err138);
+}
+errors++;
+}
+}
+if(data.destroys_data !== undefined){
+let data66 = data.destroys_data;
+if(true !== data66){
+const err139 = {instancePath:instancePath+"/destroys_data",schemaPath:"#/$defs/destroysData/const",keyword:"const",params:{allowedValue: true},message:"must be equal to constant",schema:true,parentSchema:schema39,data:data66};
+if(vErrors === null){
+vErrors = [err139];
+}
+else {
+vErrors.push(err139);
+}
+errors++;
+}
+}
+}
+var _valid5 = _errs148 === errors;
+valid43 = _valid5;
+if(valid43){
+var props5 = true;
+}
+}
+if(!valid43){
+const err140 = {instancePath,schemaPath:"#/allOf/5/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[5].if,parentSchema:schema32.allOf[5],data};
+if(vErrors === null){
+vErrors = [err140];
+}
+else {
+vErrors.push(err140);
 }
 errors++;
 }
@@ -4618,173 +4779,13 @@ props0 = props0 || {};
 Object.assign(props0, props5);
 }
 }
-const _errs160 = errors;
-let valid48 = true;
-const _errs161 = errors;
+const _errs178 = errors;
+let valid56 = true;
+const _errs179 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing6;
 if(((data.action === undefined) && (missing6 = "action")) || ((data.type === undefined) && (missing6 = "type"))){
-const err129 = {};
-if(vErrors === null){
-vErrors = [err129];
-}
-else {
-vErrors.push(err129);
-}
-errors++;
-}
-else {
-if(data.action !== undefined){
-const _errs162 = errors;
-if("update" !== data.action){
-const err130 = {};
-if(vErrors === null){
-vErrors = [err130];
-}
-else {
-vErrors.push(err130);
-}
-errors++;
-}
-var valid49 = _errs162 === errors;
-}
-else {
-var valid49 = true;
-}
-if(valid49){
-if(data.type !== undefined){
-const _errs163 = errors;
-if("dns_zone" !== data.type){
-const err131 = {};
-if(vErrors === null){
-vErrors = [err131];
-}
-else {
-vErrors.push(err131);
-}
-errors++;
-}
-var valid49 = _errs163 === errors;
-}
-else {
-var valid49 = true;
-}
-}
-}
-}
-var _valid6 = _errs161 === errors;
-errors = _errs160;
-if(vErrors !== null){
-if(_errs160){
-vErrors.length = _errs160;
-}
-else {
-vErrors = null;
-}
-}
-if(_valid6){
-const _errs164 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.client === undefined){
-const err132 = {instancePath,schemaPath:"#/allOf/6/then/required",keyword:"required",params:{missingProperty: "client"},message:"must have required property '"+"client"+"'",schema:schema32.allOf[6].then.required,parentSchema:schema32.allOf[6].then,data};
-if(vErrors === null){
-vErrors = [err132];
-}
-else {
-vErrors.push(err132);
-}
-errors++;
-}
-if(data.domain_id === undefined){
-const err133 = {instancePath,schemaPath:"#/allOf/6/then/required",keyword:"required",params:{missingProperty: "domain_id"},message:"must have required property '"+"domain_id"+"'",schema:schema32.allOf[6].then.required,parentSchema:schema32.allOf[6].then,data};
-if(vErrors === null){
-vErrors = [err133];
-}
-else {
-vErrors.push(err133);
-}
-errors++;
-}
-if(data.records === undefined){
-const err134 = {instancePath,schemaPath:"#/allOf/6/then/required",keyword:"required",params:{missingProperty: "records"},message:"must have required property '"+"records"+"'",schema:schema32.allOf[6].then.required,parentSchema:schema32.allOf[6].then,data};
-if(vErrors === null){
-vErrors = [err134];
-}
-else {
-vErrors.push(err134);
-}
-errors++;
-}
-if(data.prune === undefined){
-const err135 = {instancePath,schemaPath:"#/allOf/6/then/required",keyword:"required",params:{missingProperty: "prune"},message:"must have required property '"+"prune"+"'",schema:schema32.allOf[6].then.required,parentSchema:schema32.allOf[6].then,data};
-if(vErrors === null){
-vErrors = [err135];
-}
-else {
-vErrors.push(err135);
-}
-errors++;
-}
-if(data.keep === undefined){
-const err136 = {instancePath,schemaPath:"#/allOf/6/then/required",keyword:"required",params:{missingProperty: "keep"},message:"must have required property '"+"keep"+"'",schema:schema32.allOf[6].then.required,parentSchema:schema32.allOf[6].then,data};
-if(vErrors === null){
-vErrors = [err136];
-}
-else {
-vErrors.push(err136);
-}
-errors++;
-}
-if(data.makes_custom === undefined){
-const err137 = {instancePath,schemaPath:"#/allOf/6/then/required",keyword:"required",params:{missingProperty: "makes_custom"},message:"must have required property '"+"makes_custom"+"'",schema:schema32.allOf[6].then.required,parentSchema:schema32.allOf[6].then,data};
-if(vErrors === null){
-vErrors = [err137];
-}
-else {
-vErrors.push(err137);
-}
-errors++;
-}
-if(data.zone_digest === undefined){
-const err138 = {instancePath,schemaPath:"#/allOf/6/then/required",keyword:"required",params:{missingProperty: "zone_digest"},message:"must have required property '"+"zone_digest"+"'",schema:schema32.allOf[6].then.required,parentSchema:schema32.allOf[6].then,data};
-if(vErrors === null){
-vErrors = [err138];
-}
-else {
-vErrors.push(err138);
-}
-errors++;
-}
-for(const key10 in data){
-if(!(func3.call(schema32.allOf[6].then.properties, key10))){
-const err139 = {instancePath,schemaPath:"#/allOf/6/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[6].then,data};
-if(vErrors === null){
-vErrors = [err139];
-}
-else {
-vErrors.push(err139);
-}
-errors++;
-}
-}
-if(data.id !== undefined){
-let data63 = data.id;
-if(typeof data63 !== "string"){
-const err140 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/6/then/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[6].then.properties.id.type,parentSchema:schema32.allOf[6].then.properties.id,data:data63};
-if(vErrors === null){
-vErrors = [err140];
-}
-else {
-vErrors.push(err140);
-}
-errors++;
-}
-}
-if(data.name !== undefined){
-let data64 = data.name;
-if(typeof data64 === "string"){
-if(!pattern13.test(data64)){
-const err141 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/domain/pattern",keyword:"pattern",params:{pattern: "^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema38,data:data64};
+const err141 = {};
 if(vErrors === null){
 vErrors = [err141];
 }
@@ -4793,9 +4794,11 @@ vErrors.push(err141);
 }
 errors++;
 }
-}
 else {
-const err142 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/domain/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema38.type,parentSchema:schema38,data:data64};
+if(data.action !== undefined){
+const _errs180 = errors;
+if("update" !== data.action){
+const err142 = {};
 if(vErrors === null){
 vErrors = [err142];
 }
@@ -4804,12 +4807,16 @@ vErrors.push(err142);
 }
 errors++;
 }
+var valid57 = _errs180 === errors;
 }
-if(data.client !== undefined){
-let data65 = data.client;
-if(typeof data65 === "string"){
-if(!pattern10.test(data65)){
-const err143 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_-]*$"+"\"",schema:"^[a-z][a-z0-9_-]*$",parentSchema:schema33,data:data65};
+else {
+var valid57 = true;
+}
+if(valid57){
+if(data.type !== undefined){
+const _errs181 = errors;
+if("dns_zone" !== data.type){
+const err143 = {};
 if(vErrors === null){
 vErrors = [err143];
 }
@@ -4818,9 +4825,29 @@ vErrors.push(err143);
 }
 errors++;
 }
+var valid57 = _errs181 === errors;
 }
 else {
-const err144 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data65};
+var valid57 = true;
+}
+}
+}
+}
+var _valid6 = _errs179 === errors;
+errors = _errs178;
+if(vErrors !== null){
+if(_errs178){
+vErrors.length = _errs178;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid6){
+const _errs182 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.client === undefined){
+const err144 = {instancePath,schemaPath:"#/allOf/6/then/required",keyword:"required",params:{missingProperty: "client"},message:"must have required property '"+"client"+"'",schema:schema32.allOf[6].then.required,parentSchema:schema32.allOf[6].then,data};
 if(vErrors === null){
 vErrors = [err144];
 }
@@ -4829,11 +4856,8 @@ vErrors.push(err144);
 }
 errors++;
 }
-}
-if(data.domain_id !== undefined){
-let data66 = data.domain_id;
-if((!(((typeof data66 == "number") && (!(data66 % 1) && !isNaN(data66))) && (isFinite(data66)))) && (data66 !== null)){
-const err145 = {instancePath:instancePath+"/domain_id",schemaPath:"#/allOf/6/then/properties/domain_id/type",keyword:"type",params:{type: schema32.allOf[6].then.properties.domain_id.type},message:"must be integer,null",schema:schema32.allOf[6].then.properties.domain_id.type,parentSchema:schema32.allOf[6].then.properties.domain_id,data:data66};
+if(data.domain_id === undefined){
+const err145 = {instancePath,schemaPath:"#/allOf/6/then/required",keyword:"required",params:{missingProperty: "domain_id"},message:"must have required property '"+"domain_id"+"'",schema:schema32.allOf[6].then.required,parentSchema:schema32.allOf[6].then,data};
 if(vErrors === null){
 vErrors = [err145];
 }
@@ -4842,9 +4866,8 @@ vErrors.push(err145);
 }
 errors++;
 }
-if((typeof data66 == "number") && (isFinite(data66))){
-if(data66 < 1 || isNaN(data66)){
-const err146 = {instancePath:instancePath+"/domain_id",schemaPath:"#/allOf/6/then/properties/domain_id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema32.allOf[6].then.properties.domain_id,data:data66};
+if(data.records === undefined){
+const err146 = {instancePath,schemaPath:"#/allOf/6/then/required",keyword:"required",params:{missingProperty: "records"},message:"must have required property '"+"records"+"'",schema:schema32.allOf[6].then.required,parentSchema:schema32.allOf[6].then,data};
 if(vErrors === null){
 vErrors = [err146];
 }
@@ -4853,17 +4876,8 @@ vErrors.push(err146);
 }
 errors++;
 }
-}
-}
-if(data.records !== undefined){
-let data67 = data.records;
-if(Array.isArray(data67)){
-const len4 = data67.length;
-for(let i4=0; i4<len4; i4++){
-let data68 = data67[i4];
-if(data68 && typeof data68 == "object" && !Array.isArray(data68)){
-if(data68.op === undefined){
-const err147 = {instancePath:instancePath+"/records/" + i4,schemaPath:"#/$defs/recordOp/required",keyword:"required",params:{missingProperty: "op"},message:"must have required property '"+"op"+"'",schema:schema63.required,parentSchema:schema63,data:data68};
+if(data.prune === undefined){
+const err147 = {instancePath,schemaPath:"#/allOf/6/then/required",keyword:"required",params:{missingProperty: "prune"},message:"must have required property '"+"prune"+"'",schema:schema32.allOf[6].then.required,parentSchema:schema32.allOf[6].then,data};
 if(vErrors === null){
 vErrors = [err147];
 }
@@ -4872,8 +4886,8 @@ vErrors.push(err147);
 }
 errors++;
 }
-if(data68.host === undefined){
-const err148 = {instancePath:instancePath+"/records/" + i4,schemaPath:"#/$defs/recordOp/required",keyword:"required",params:{missingProperty: "host"},message:"must have required property '"+"host"+"'",schema:schema63.required,parentSchema:schema63,data:data68};
+if(data.keep === undefined){
+const err148 = {instancePath,schemaPath:"#/allOf/6/then/required",keyword:"required",params:{missingProperty: "keep"},message:"must have required property '"+"keep"+"'",schema:schema32.allOf[6].then.required,parentSchema:schema32.allOf[6].then,data};
 if(vErrors === null){
 vErrors = [err148];
 }
@@ -4882,8 +4896,8 @@ vErrors.push(err148);
 }
 errors++;
 }
-if(data68.type === undefined){
-const err149 = {instancePath:instancePath+"/records/" + i4,schemaPath:"#/$defs/recordOp/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema63.required,parentSchema:schema63,data:data68};
+if(data.makes_custom === undefined){
+const err149 = {instancePath,schemaPath:"#/allOf/6/then/required",keyword:"required",params:{missingProperty: "makes_custom"},message:"must have required property '"+"makes_custom"+"'",schema:schema32.allOf[6].then.required,parentSchema:schema32.allOf[6].then,data};
 if(vErrors === null){
 vErrors = [err149];
 }
@@ -4892,8 +4906,8 @@ vErrors.push(err149);
 }
 errors++;
 }
-if(data68.value === undefined){
-const err150 = {instancePath:instancePath+"/records/" + i4,schemaPath:"#/$defs/recordOp/required",keyword:"required",params:{missingProperty: "value"},message:"must have required property '"+"value"+"'",schema:schema63.required,parentSchema:schema63,data:data68};
+if(data.zone_digest === undefined){
+const err150 = {instancePath,schemaPath:"#/allOf/6/then/required",keyword:"required",params:{missingProperty: "zone_digest"},message:"must have required property '"+"zone_digest"+"'",schema:schema32.allOf[6].then.required,parentSchema:schema32.allOf[6].then,data};
 if(vErrors === null){
 vErrors = [err150];
 }
@@ -4902,8 +4916,9 @@ vErrors.push(err150);
 }
 errors++;
 }
-if(data68.ttl === undefined){
-const err151 = {instancePath:instancePath+"/records/" + i4,schemaPath:"#/$defs/recordOp/required",keyword:"required",params:{missingProperty: "ttl"},message:"must have required property '"+"ttl"+"'",schema:schema63.required,parentSchema:schema63,data:data68};
+for(const key14 in data){
+if(!(func3.call(schema32.allOf[6].then.properties, key14))){
+const err151 = {instancePath,schemaPath:"#/allOf/6/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key14},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[6].then,data};
 if(vErrors === null){
 vErrors = [err151];
 }
@@ -4912,9 +4927,11 @@ vErrors.push(err151);
 }
 errors++;
 }
-for(const key11 in data68){
-if(!((((((key11 === "op") || (key11 === "host")) || (key11 === "type")) || (key11 === "value")) || (key11 === "ttl")) || (key11 === "ttl_before"))){
-const err152 = {instancePath:instancePath+"/records/" + i4,schemaPath:"#/$defs/recordOp/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties",schema:false,parentSchema:schema63,data:data68};
+}
+if(data.id !== undefined){
+let data69 = data.id;
+if(typeof data69 !== "string"){
+const err152 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/6/then/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[6].then.properties.id.type,parentSchema:schema32.allOf[6].then.properties.id,data:data69};
 if(vErrors === null){
 vErrors = [err152];
 }
@@ -4924,10 +4941,11 @@ vErrors.push(err152);
 errors++;
 }
 }
-if(data68.op !== undefined){
-let data69 = data68.op;
-if(!(((data69 === "add") || (data69 === "remove")) || (data69 === "update"))){
-const err153 = {instancePath:instancePath+"/records/" + i4+"/op",schemaPath:"#/$defs/recordOp/properties/op/enum",keyword:"enum",params:{allowedValues: schema63.properties.op.enum},message:"must be equal to one of the allowed values",schema:schema63.properties.op.enum,parentSchema:schema63.properties.op,data:data69};
+if(data.name !== undefined){
+let data70 = data.name;
+if(typeof data70 === "string"){
+if(!pattern14.test(data70)){
+const err153 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/domain/pattern",keyword:"pattern",params:{pattern: "^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema40,data:data70};
 if(vErrors === null){
 vErrors = [err153];
 }
@@ -4937,10 +4955,8 @@ vErrors.push(err153);
 errors++;
 }
 }
-if(data68.host !== undefined){
-let data70 = data68.host;
-if(typeof data70 !== "string"){
-const err154 = {instancePath:instancePath+"/records/" + i4+"/host",schemaPath:"#/$defs/recordOp/properties/host/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema63.properties.host.type,parentSchema:schema63.properties.host,data:data70};
+else {
+const err154 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/domain/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema40.type,parentSchema:schema40,data:data70};
 if(vErrors === null){
 vErrors = [err154];
 }
@@ -4950,10 +4966,11 @@ vErrors.push(err154);
 errors++;
 }
 }
-if(data68.type !== undefined){
-let data71 = data68.type;
-if(typeof data71 !== "string"){
-const err155 = {instancePath:instancePath+"/records/" + i4+"/type",schemaPath:"#/$defs/recordOp/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema63.properties.type.type,parentSchema:schema63.properties.type,data:data71};
+if(data.client !== undefined){
+let data71 = data.client;
+if(typeof data71 === "string"){
+if(!pattern10.test(data71)){
+const err155 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_-]*$"+"\"",schema:"^[a-z][a-z0-9_-]*$",parentSchema:schema33,data:data71};
 if(vErrors === null){
 vErrors = [err155];
 }
@@ -4963,10 +4980,8 @@ vErrors.push(err155);
 errors++;
 }
 }
-if(data68.value !== undefined){
-let data72 = data68.value;
-if(typeof data72 !== "string"){
-const err156 = {instancePath:instancePath+"/records/" + i4+"/value",schemaPath:"#/$defs/recordOp/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema63.properties.value.type,parentSchema:schema63.properties.value,data:data72};
+else {
+const err156 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data71};
 if(vErrors === null){
 vErrors = [err156];
 }
@@ -4976,10 +4991,10 @@ vErrors.push(err156);
 errors++;
 }
 }
-if(data68.ttl !== undefined){
-let data73 = data68.ttl;
-if(!(((typeof data73 == "number") && (!(data73 % 1) && !isNaN(data73))) && (isFinite(data73)))){
-const err157 = {instancePath:instancePath+"/records/" + i4+"/ttl",schemaPath:"#/$defs/recordOp/properties/ttl/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema63.properties.ttl.type,parentSchema:schema63.properties.ttl,data:data73};
+if(data.domain_id !== undefined){
+let data72 = data.domain_id;
+if((!(((typeof data72 == "number") && (!(data72 % 1) && !isNaN(data72))) && (isFinite(data72)))) && (data72 !== null)){
+const err157 = {instancePath:instancePath+"/domain_id",schemaPath:"#/allOf/6/then/properties/domain_id/type",keyword:"type",params:{type: schema32.allOf[6].then.properties.domain_id.type},message:"must be integer,null",schema:schema32.allOf[6].then.properties.domain_id.type,parentSchema:schema32.allOf[6].then.properties.domain_id,data:data72};
 if(vErrors === null){
 vErrors = [err157];
 }
@@ -4988,9 +5003,9 @@ vErrors.push(err157);
 }
 errors++;
 }
-if((typeof data73 == "number") && (isFinite(data73))){
-if(data73 < 0 || isNaN(data73)){
-const err158 = {instancePath:instancePath+"/records/" + i4+"/ttl",schemaPath:"#/$defs/recordOp/properties/ttl/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema63.properties.ttl,data:data73};
+if((typeof data72 == "number") && (isFinite(data72))){
+if(data72 < 1 || isNaN(data72)){
+const err158 = {instancePath:instancePath+"/domain_id",schemaPath:"#/allOf/6/then/properties/domain_id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema32.allOf[6].then.properties.domain_id,data:data72};
 if(vErrors === null){
 vErrors = [err158];
 }
@@ -5001,10 +5016,15 @@ errors++;
 }
 }
 }
-if(data68.ttl_before !== undefined){
-let data74 = data68.ttl_before;
-if(!(((typeof data74 == "number") && (!(data74 % 1) && !isNaN(data74))) && (isFinite(data74)))){
-const err159 = {instancePath:instancePath+"/records/" + i4+"/ttl_before",schemaPath:"#/$defs/recordOp/properties/ttl_before/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema63.properties.ttl_before.type,parentSchema:schema63.properties.ttl_before,data:data74};
+if(data.records !== undefined){
+let data73 = data.records;
+if(Array.isArray(data73)){
+const len4 = data73.length;
+for(let i4=0; i4<len4; i4++){
+let data74 = data73[i4];
+if(data74 && typeof data74 == "object" && !Array.isArray(data74)){
+if(data74.op === undefined){
+const err159 = {instancePath:instancePath+"/records/" + i4,schemaPath:"#/$defs/recordOp/required",keyword:"required",params:{missingProperty: "op"},message:"must have required property '"+"op"+"'",schema:schema67.required,parentSchema:schema67,data:data74};
 if(vErrors === null){
 vErrors = [err159];
 }
@@ -5013,9 +5033,8 @@ vErrors.push(err159);
 }
 errors++;
 }
-if((typeof data74 == "number") && (isFinite(data74))){
-if(data74 < 0 || isNaN(data74)){
-const err160 = {instancePath:instancePath+"/records/" + i4+"/ttl_before",schemaPath:"#/$defs/recordOp/properties/ttl_before/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema63.properties.ttl_before,data:data74};
+if(data74.host === undefined){
+const err160 = {instancePath:instancePath+"/records/" + i4,schemaPath:"#/$defs/recordOp/required",keyword:"required",params:{missingProperty: "host"},message:"must have required property '"+"host"+"'",schema:schema67.required,parentSchema:schema67,data:data74};
 if(vErrors === null){
 vErrors = [err160];
 }
@@ -5024,11 +5043,8 @@ vErrors.push(err160);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err161 = {instancePath:instancePath+"/records/" + i4,schemaPath:"#/$defs/recordOp/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema63.type,parentSchema:schema63,data:data68};
+if(data74.type === undefined){
+const err161 = {instancePath:instancePath+"/records/" + i4,schemaPath:"#/$defs/recordOp/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema67.required,parentSchema:schema67,data:data74};
 if(vErrors === null){
 vErrors = [err161];
 }
@@ -5037,10 +5053,8 @@ vErrors.push(err161);
 }
 errors++;
 }
-}
-}
-else {
-const err162 = {instancePath:instancePath+"/records",schemaPath:"#/allOf/6/then/properties/records/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.allOf[6].then.properties.records.type,parentSchema:schema32.allOf[6].then.properties.records,data:data67};
+if(data74.value === undefined){
+const err162 = {instancePath:instancePath+"/records/" + i4,schemaPath:"#/$defs/recordOp/required",keyword:"required",params:{missingProperty: "value"},message:"must have required property '"+"value"+"'",schema:schema67.required,parentSchema:schema67,data:data74};
 if(vErrors === null){
 vErrors = [err162];
 }
@@ -5049,11 +5063,8 @@ vErrors.push(err162);
 }
 errors++;
 }
-}
-if(data.prune !== undefined){
-let data75 = data.prune;
-if(typeof data75 !== "boolean"){
-const err163 = {instancePath:instancePath+"/prune",schemaPath:"#/allOf/6/then/properties/prune/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema32.allOf[6].then.properties.prune.type,parentSchema:schema32.allOf[6].then.properties.prune,data:data75};
+if(data74.ttl === undefined){
+const err163 = {instancePath:instancePath+"/records/" + i4,schemaPath:"#/$defs/recordOp/required",keyword:"required",params:{missingProperty: "ttl"},message:"must have required property '"+"ttl"+"'",schema:schema67.required,parentSchema:schema67,data:data74};
 if(vErrors === null){
 vErrors = [err163];
 }
@@ -5062,15 +5073,9 @@ vErrors.push(err163);
 }
 errors++;
 }
-}
-if(data.keep !== undefined){
-let data76 = data.keep;
-if(Array.isArray(data76)){
-const len5 = data76.length;
-for(let i5=0; i5<len5; i5++){
-let data77 = data76[i5];
-if(typeof data77 !== "string"){
-const err164 = {instancePath:instancePath+"/keep/" + i5,schemaPath:"#/allOf/6/then/properties/keep/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[6].then.properties.keep.items.type,parentSchema:schema32.allOf[6].then.properties.keep.items,data:data77};
+for(const key15 in data74){
+if(!((((((key15 === "op") || (key15 === "host")) || (key15 === "type")) || (key15 === "value")) || (key15 === "ttl")) || (key15 === "ttl_before"))){
+const err164 = {instancePath:instancePath+"/records/" + i4,schemaPath:"#/$defs/recordOp/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key15},message:"must NOT have additional properties",schema:false,parentSchema:schema67,data:data74};
 if(vErrors === null){
 vErrors = [err164];
 }
@@ -5080,9 +5085,10 @@ vErrors.push(err164);
 errors++;
 }
 }
-}
-else {
-const err165 = {instancePath:instancePath+"/keep",schemaPath:"#/allOf/6/then/properties/keep/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.allOf[6].then.properties.keep.type,parentSchema:schema32.allOf[6].then.properties.keep,data:data76};
+if(data74.op !== undefined){
+let data75 = data74.op;
+if(!(((data75 === "add") || (data75 === "remove")) || (data75 === "update"))){
+const err165 = {instancePath:instancePath+"/records/" + i4+"/op",schemaPath:"#/$defs/recordOp/properties/op/enum",keyword:"enum",params:{allowedValues: schema67.properties.op.enum},message:"must be equal to one of the allowed values",schema:schema67.properties.op.enum,parentSchema:schema67.properties.op,data:data75};
 if(vErrors === null){
 vErrors = [err165];
 }
@@ -5092,10 +5098,10 @@ vErrors.push(err165);
 errors++;
 }
 }
-if(data.makes_custom !== undefined){
-let data78 = data.makes_custom;
-if(typeof data78 !== "boolean"){
-const err166 = {instancePath:instancePath+"/makes_custom",schemaPath:"#/allOf/6/then/properties/makes_custom/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema32.allOf[6].then.properties.makes_custom.type,parentSchema:schema32.allOf[6].then.properties.makes_custom,data:data78};
+if(data74.host !== undefined){
+let data76 = data74.host;
+if(typeof data76 !== "string"){
+const err166 = {instancePath:instancePath+"/records/" + i4+"/host",schemaPath:"#/$defs/recordOp/properties/host/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema67.properties.host.type,parentSchema:schema67.properties.host,data:data76};
 if(vErrors === null){
 vErrors = [err166];
 }
@@ -5105,10 +5111,10 @@ vErrors.push(err166);
 errors++;
 }
 }
-if(data.zone_digest !== undefined){
-let data79 = data.zone_digest;
-if((typeof data79 !== "string") && (data79 !== null)){
-const err167 = {instancePath:instancePath+"/zone_digest",schemaPath:"#/allOf/6/then/properties/zone_digest/type",keyword:"type",params:{type: schema32.allOf[6].then.properties.zone_digest.type},message:"must be string,null",schema:schema32.allOf[6].then.properties.zone_digest.type,parentSchema:schema32.allOf[6].then.properties.zone_digest,data:data79};
+if(data74.type !== undefined){
+let data77 = data74.type;
+if(typeof data77 !== "string"){
+const err167 = {instancePath:instancePath+"/records/" + i4+"/type",schemaPath:"#/$defs/recordOp/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema67.properties.type.type,parentSchema:schema67.properties.type,data:data77};
 if(vErrors === null){
 vErrors = [err167];
 }
@@ -5117,9 +5123,11 @@ vErrors.push(err167);
 }
 errors++;
 }
-if(typeof data79 === "string"){
-if(!pattern8.test(data79)){
-const err168 = {instancePath:instancePath+"/zone_digest",schemaPath:"#/allOf/6/then/properties/zone_digest/pattern",keyword:"pattern",params:{pattern: "^sha256:[0-9a-f]{64}$"},message:"must match pattern \""+"^sha256:[0-9a-f]{64}$"+"\"",schema:"^sha256:[0-9a-f]{64}$",parentSchema:schema32.allOf[6].then.properties.zone_digest,data:data79};
+}
+if(data74.value !== undefined){
+let data78 = data74.value;
+if(typeof data78 !== "string"){
+const err168 = {instancePath:instancePath+"/records/" + i4+"/value",schemaPath:"#/$defs/recordOp/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema67.properties.value.type,parentSchema:schema67.properties.value,data:data78};
 if(vErrors === null){
 vErrors = [err168];
 }
@@ -5129,21 +5137,174 @@ vErrors.push(err168);
 errors++;
 }
 }
-}
-}
-var _valid6 = _errs164 === errors;
-valid48 = _valid6;
-if(valid48){
-var props6 = true;
-}
-}
-if(!valid48){
-const err169 = {instancePath,schemaPath:"#/allOf/6/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[6].if,parentSchema:schema32.allOf[6],data};
+if(data74.ttl !== undefined){
+let data79 = data74.ttl;
+if(!(((typeof data79 == "number") && (!(data79 % 1) && !isNaN(data79))) && (isFinite(data79)))){
+const err169 = {instancePath:instancePath+"/records/" + i4+"/ttl",schemaPath:"#/$defs/recordOp/properties/ttl/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema67.properties.ttl.type,parentSchema:schema67.properties.ttl,data:data79};
 if(vErrors === null){
 vErrors = [err169];
 }
 else {
 vErrors.push(err169);
+}
+errors++;
+}
+if((typeof data79 == "number") && (isFinite(data79))){
+if(data79 < 0 || isNaN(data79)){
+const err170 = {instancePath:instancePath+"/records/" + i4+"/ttl",schemaPath:"#/$defs/recordOp/properties/ttl/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema67.properties.ttl,data:data79};
+if(vErrors === null){
+vErrors = [err170];
+}
+else {
+vErrors.push(err170);
+}
+errors++;
+}
+}
+}
+if(data74.ttl_before !== undefined){
+let data80 = data74.ttl_before;
+if(!(((typeof data80 == "number") && (!(data80 % 1) && !isNaN(data80))) && (isFinite(data80)))){
+const err171 = {instancePath:instancePath+"/records/" + i4+"/ttl_before",schemaPath:"#/$defs/recordOp/properties/ttl_before/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema67.properties.ttl_before.type,parentSchema:schema67.properties.ttl_before,data:data80};
+if(vErrors === null){
+vErrors = [err171];
+}
+else {
+vErrors.push(err171);
+}
+errors++;
+}
+if((typeof data80 == "number") && (isFinite(data80))){
+if(data80 < 0 || isNaN(data80)){
+const err172 = {instancePath:instancePath+"/records/" + i4+"/ttl_before",schemaPath:"#/$defs/recordOp/properties/ttl_before/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema67.properties.ttl_before,data:data80};
+if(vErrors === null){
+vErrors = [err172];
+}
+else {
+vErrors.push(err172);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err173 = {instancePath:instancePath+"/records/" + i4,schemaPath:"#/$defs/recordOp/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema67.type,parentSchema:schema67,data:data74};
+if(vErrors === null){
+vErrors = [err173];
+}
+else {
+vErrors.push(err173);
+}
+errors++;
+}
+}
+}
+else {
+const err174 = {instancePath:instancePath+"/records",schemaPath:"#/allOf/6/then/properties/records/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.allOf[6].then.properties.records.type,parentSchema:schema32.allOf[6].then.properties.records,data:data73};
+if(vErrors === null){
+vErrors = [err174];
+}
+else {
+vErrors.push(err174);
+}
+errors++;
+}
+}
+if(data.prune !== undefined){
+let data81 = data.prune;
+if(typeof data81 !== "boolean"){
+const err175 = {instancePath:instancePath+"/prune",schemaPath:"#/allOf/6/then/properties/prune/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema32.allOf[6].then.properties.prune.type,parentSchema:schema32.allOf[6].then.properties.prune,data:data81};
+if(vErrors === null){
+vErrors = [err175];
+}
+else {
+vErrors.push(err175);
+}
+errors++;
+}
+}
+if(data.keep !== undefined){
+let data82 = data.keep;
+if(Array.isArray(data82)){
+const len5 = data82.length;
+for(let i5=0; i5<len5; i5++){
+let data83 = data82[i5];
+if(typeof data83 !== "string"){
+const err176 = {instancePath:instancePath+"/keep/" + i5,schemaPath:"#/allOf/6/then/properties/keep/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[6].then.properties.keep.items.type,parentSchema:schema32.allOf[6].then.properties.keep.items,data:data83};
+if(vErrors === null){
+vErrors = [err176];
+}
+else {
+vErrors.push(err176);
+}
+errors++;
+}
+}
+}
+else {
+const err177 = {instancePath:instancePath+"/keep",schemaPath:"#/allOf/6/then/properties/keep/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.allOf[6].then.properties.keep.type,parentSchema:schema32.allOf[6].then.properties.keep,data:data82};
+if(vErrors === null){
+vErrors = [err177];
+}
+else {
+vErrors.push(err177);
+}
+errors++;
+}
+}
+if(data.makes_custom !== undefined){
+let data84 = data.makes_custom;
+if(typeof data84 !== "boolean"){
+const err178 = {instancePath:instancePath+"/makes_custom",schemaPath:"#/allOf/6/then/properties/makes_custom/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema32.allOf[6].then.properties.makes_custom.type,parentSchema:schema32.allOf[6].then.properties.makes_custom,data:data84};
+if(vErrors === null){
+vErrors = [err178];
+}
+else {
+vErrors.push(err178);
+}
+errors++;
+}
+}
+if(data.zone_digest !== undefined){
+let data85 = data.zone_digest;
+if((typeof data85 !== "string") && (data85 !== null)){
+const err179 = {instancePath:instancePath+"/zone_digest",schemaPath:"#/allOf/6/then/properties/zone_digest/type",keyword:"type",params:{type: schema32.allOf[6].then.properties.zone_digest.type},message:"must be string,null",schema:schema32.allOf[6].then.properties.zone_digest.type,parentSchema:schema32.allOf[6].then.properties.zone_digest,data:data85};
+if(vErrors === null){
+vErrors = [err179];
+}
+else {
+vErrors.push(err179);
+}
+errors++;
+}
+if(typeof data85 === "string"){
+if(!pattern8.test(data85)){
+const err180 = {instancePath:instancePath+"/zone_digest",schemaPath:"#/allOf/6/then/properties/zone_digest/pattern",keyword:"pattern",params:{pattern: "^sha256:[0-9a-f]{64}$"},message:"must match pattern \""+"^sha256:[0-9a-f]{64}$"+"\"",schema:"^sha256:[0-9a-f]{64}$",parentSchema:schema32.allOf[6].then.properties.zone_digest,data:data85};
+if(vErrors === null){
+vErrors = [err180];
+}
+else {
+vErrors.push(err180);
+}
+errors++;
+}
+}
+}
+}
+var _valid6 = _errs182 === errors;
+valid56 = _valid6;
+if(valid56){
+var props6 = true;
+}
+}
+if(!valid56){
+const err181 = {instancePath,schemaPath:"#/allOf/6/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[6].if,parentSchema:schema32.allOf[6],data};
+if(vErrors === null){
+vErrors = [err181];
+}
+else {
+vErrors.push(err181);
 }
 errors++;
 }
@@ -5156,179 +5317,13 @@ props0 = props0 || {};
 Object.assign(props0, props6);
 }
 }
-const _errs204 = errors;
-let valid59 = true;
-const _errs205 = errors;
+const _errs222 = errors;
+let valid67 = true;
+const _errs223 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing7;
 if(((data.action === undefined) && (missing7 = "action")) || ((data.type === undefined) && (missing7 = "type"))){
-const err170 = {};
-if(vErrors === null){
-vErrors = [err170];
-}
-else {
-vErrors.push(err170);
-}
-errors++;
-}
-else {
-if(data.action !== undefined){
-const _errs206 = errors;
-if("create" !== data.action){
-const err171 = {};
-if(vErrors === null){
-vErrors = [err171];
-}
-else {
-vErrors.push(err171);
-}
-errors++;
-}
-var valid60 = _errs206 === errors;
-}
-else {
-var valid60 = true;
-}
-if(valid60){
-if(data.type !== undefined){
-const _errs207 = errors;
-if("mailbox" !== data.type){
-const err172 = {};
-if(vErrors === null){
-vErrors = [err172];
-}
-else {
-vErrors.push(err172);
-}
-errors++;
-}
-var valid60 = _errs207 === errors;
-}
-else {
-var valid60 = true;
-}
-}
-}
-}
-var _valid7 = _errs205 === errors;
-errors = _errs204;
-if(vErrors !== null){
-if(_errs204){
-vErrors.length = _errs204;
-}
-else {
-vErrors = null;
-}
-}
-if(_valid7){
-const _errs208 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.client === undefined){
-const err173 = {instancePath,schemaPath:"#/allOf/7/then/required",keyword:"required",params:{missingProperty: "client"},message:"must have required property '"+"client"+"'",schema:schema32.allOf[7].then.required,parentSchema:schema32.allOf[7].then,data};
-if(vErrors === null){
-vErrors = [err173];
-}
-else {
-vErrors.push(err173);
-}
-errors++;
-}
-if(data.client_id === undefined){
-const err174 = {instancePath,schemaPath:"#/allOf/7/then/required",keyword:"required",params:{missingProperty: "client_id"},message:"must have required property '"+"client_id"+"'",schema:schema32.allOf[7].then.required,parentSchema:schema32.allOf[7].then,data};
-if(vErrors === null){
-vErrors = [err174];
-}
-else {
-vErrors.push(err174);
-}
-errors++;
-}
-if(data.domain === undefined){
-const err175 = {instancePath,schemaPath:"#/allOf/7/then/required",keyword:"required",params:{missingProperty: "domain"},message:"must have required property '"+"domain"+"'",schema:schema32.allOf[7].then.required,parentSchema:schema32.allOf[7].then,data};
-if(vErrors === null){
-vErrors = [err175];
-}
-else {
-vErrors.push(err175);
-}
-errors++;
-}
-if(data.values === undefined){
-const err176 = {instancePath,schemaPath:"#/allOf/7/then/required",keyword:"required",params:{missingProperty: "values"},message:"must have required property '"+"values"+"'",schema:schema32.allOf[7].then.required,parentSchema:schema32.allOf[7].then,data};
-if(vErrors === null){
-vErrors = [err176];
-}
-else {
-vErrors.push(err176);
-}
-errors++;
-}
-for(const key12 in data){
-if(!(func3.call(schema32.allOf[7].then.properties, key12))){
-const err177 = {instancePath,schemaPath:"#/allOf/7/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[7].then,data};
-if(vErrors === null){
-vErrors = [err177];
-}
-else {
-vErrors.push(err177);
-}
-errors++;
-}
-}
-if(data.id !== undefined){
-let data82 = data.id;
-if(typeof data82 !== "string"){
-const err178 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/7/then/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[7].then.properties.id.type,parentSchema:schema32.allOf[7].then.properties.id,data:data82};
-if(vErrors === null){
-vErrors = [err178];
-}
-else {
-vErrors.push(err178);
-}
-errors++;
-}
-}
-if(data.name !== undefined){
-let data83 = data.name;
-if(typeof data83 === "string"){
-if(!pattern26.test(data83)){
-const err179 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/mailboxAddress/pattern",keyword:"pattern",params:{pattern: "^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema64,data:data83};
-if(vErrors === null){
-vErrors = [err179];
-}
-else {
-vErrors.push(err179);
-}
-errors++;
-}
-}
-else {
-const err180 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/mailboxAddress/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema64.type,parentSchema:schema64,data:data83};
-if(vErrors === null){
-vErrors = [err180];
-}
-else {
-vErrors.push(err180);
-}
-errors++;
-}
-}
-if(data.client !== undefined){
-let data84 = data.client;
-if(typeof data84 === "string"){
-if(!pattern10.test(data84)){
-const err181 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_-]*$"+"\"",schema:"^[a-z][a-z0-9_-]*$",parentSchema:schema33,data:data84};
-if(vErrors === null){
-vErrors = [err181];
-}
-else {
-vErrors.push(err181);
-}
-errors++;
-}
-}
-else {
-const err182 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data84};
+const err182 = {};
 if(vErrors === null){
 vErrors = [err182];
 }
@@ -5337,11 +5332,11 @@ vErrors.push(err182);
 }
 errors++;
 }
-}
-if(data.client_id !== undefined){
-let data85 = data.client_id;
-if((!(((typeof data85 == "number") && (!(data85 % 1) && !isNaN(data85))) && (isFinite(data85)))) && (data85 !== null)){
-const err183 = {instancePath:instancePath+"/client_id",schemaPath:"#/allOf/7/then/properties/client_id/type",keyword:"type",params:{type: schema32.allOf[7].then.properties.client_id.type},message:"must be integer,null",schema:schema32.allOf[7].then.properties.client_id.type,parentSchema:schema32.allOf[7].then.properties.client_id,data:data85};
+else {
+if(data.action !== undefined){
+const _errs224 = errors;
+if("create" !== data.action){
+const err183 = {};
 if(vErrors === null){
 vErrors = [err183];
 }
@@ -5350,9 +5345,16 @@ vErrors.push(err183);
 }
 errors++;
 }
-if((typeof data85 == "number") && (isFinite(data85))){
-if(data85 < 1 || isNaN(data85)){
-const err184 = {instancePath:instancePath+"/client_id",schemaPath:"#/allOf/7/then/properties/client_id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema32.allOf[7].then.properties.client_id,data:data85};
+var valid68 = _errs224 === errors;
+}
+else {
+var valid68 = true;
+}
+if(valid68){
+if(data.type !== undefined){
+const _errs225 = errors;
+if("mailbox" !== data.type){
+const err184 = {};
 if(vErrors === null){
 vErrors = [err184];
 }
@@ -5361,13 +5363,29 @@ vErrors.push(err184);
 }
 errors++;
 }
+var valid68 = _errs225 === errors;
+}
+else {
+var valid68 = true;
 }
 }
-if(data.domain !== undefined){
-let data86 = data.domain;
-if(typeof data86 === "string"){
-if(!pattern13.test(data86)){
-const err185 = {instancePath:instancePath+"/domain",schemaPath:"#/$defs/domain/pattern",keyword:"pattern",params:{pattern: "^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema38,data:data86};
+}
+}
+var _valid7 = _errs223 === errors;
+errors = _errs222;
+if(vErrors !== null){
+if(_errs222){
+vErrors.length = _errs222;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid7){
+const _errs226 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.client === undefined){
+const err185 = {instancePath,schemaPath:"#/allOf/7/then/required",keyword:"required",params:{missingProperty: "client"},message:"must have required property '"+"client"+"'",schema:schema32.allOf[7].then.required,parentSchema:schema32.allOf[7].then,data};
 if(vErrors === null){
 vErrors = [err185];
 }
@@ -5376,14 +5394,157 @@ vErrors.push(err185);
 }
 errors++;
 }
-}
-else {
-const err186 = {instancePath:instancePath+"/domain",schemaPath:"#/$defs/domain/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema38.type,parentSchema:schema38,data:data86};
+if(data.client_id === undefined){
+const err186 = {instancePath,schemaPath:"#/allOf/7/then/required",keyword:"required",params:{missingProperty: "client_id"},message:"must have required property '"+"client_id"+"'",schema:schema32.allOf[7].then.required,parentSchema:schema32.allOf[7].then,data};
 if(vErrors === null){
 vErrors = [err186];
 }
 else {
 vErrors.push(err186);
+}
+errors++;
+}
+if(data.domain === undefined){
+const err187 = {instancePath,schemaPath:"#/allOf/7/then/required",keyword:"required",params:{missingProperty: "domain"},message:"must have required property '"+"domain"+"'",schema:schema32.allOf[7].then.required,parentSchema:schema32.allOf[7].then,data};
+if(vErrors === null){
+vErrors = [err187];
+}
+else {
+vErrors.push(err187);
+}
+errors++;
+}
+if(data.values === undefined){
+const err188 = {instancePath,schemaPath:"#/allOf/7/then/required",keyword:"required",params:{missingProperty: "values"},message:"must have required property '"+"values"+"'",schema:schema32.allOf[7].then.required,parentSchema:schema32.allOf[7].then,data};
+if(vErrors === null){
+vErrors = [err188];
+}
+else {
+vErrors.push(err188);
+}
+errors++;
+}
+for(const key16 in data){
+if(!(func3.call(schema32.allOf[7].then.properties, key16))){
+const err189 = {instancePath,schemaPath:"#/allOf/7/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key16},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[7].then,data};
+if(vErrors === null){
+vErrors = [err189];
+}
+else {
+vErrors.push(err189);
+}
+errors++;
+}
+}
+if(data.id !== undefined){
+let data88 = data.id;
+if(typeof data88 !== "string"){
+const err190 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/7/then/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[7].then.properties.id.type,parentSchema:schema32.allOf[7].then.properties.id,data:data88};
+if(vErrors === null){
+vErrors = [err190];
+}
+else {
+vErrors.push(err190);
+}
+errors++;
+}
+}
+if(data.name !== undefined){
+let data89 = data.name;
+if(typeof data89 === "string"){
+if(!pattern28.test(data89)){
+const err191 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/mailboxAddress/pattern",keyword:"pattern",params:{pattern: "^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema68,data:data89};
+if(vErrors === null){
+vErrors = [err191];
+}
+else {
+vErrors.push(err191);
+}
+errors++;
+}
+}
+else {
+const err192 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/mailboxAddress/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema68.type,parentSchema:schema68,data:data89};
+if(vErrors === null){
+vErrors = [err192];
+}
+else {
+vErrors.push(err192);
+}
+errors++;
+}
+}
+if(data.client !== undefined){
+let data90 = data.client;
+if(typeof data90 === "string"){
+if(!pattern10.test(data90)){
+const err193 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_-]*$"+"\"",schema:"^[a-z][a-z0-9_-]*$",parentSchema:schema33,data:data90};
+if(vErrors === null){
+vErrors = [err193];
+}
+else {
+vErrors.push(err193);
+}
+errors++;
+}
+}
+else {
+const err194 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data90};
+if(vErrors === null){
+vErrors = [err194];
+}
+else {
+vErrors.push(err194);
+}
+errors++;
+}
+}
+if(data.client_id !== undefined){
+let data91 = data.client_id;
+if((!(((typeof data91 == "number") && (!(data91 % 1) && !isNaN(data91))) && (isFinite(data91)))) && (data91 !== null)){
+const err195 = {instancePath:instancePath+"/client_id",schemaPath:"#/allOf/7/then/properties/client_id/type",keyword:"type",params:{type: schema32.allOf[7].then.properties.client_id.type},message:"must be integer,null",schema:schema32.allOf[7].then.properties.client_id.type,parentSchema:schema32.allOf[7].then.properties.client_id,data:data91};
+if(vErrors === null){
+vErrors = [err195];
+}
+else {
+vErrors.push(err195);
+}
+errors++;
+}
+if((typeof data91 == "number") && (isFinite(data91))){
+if(data91 < 1 || isNaN(data91)){
+const err196 = {instancePath:instancePath+"/client_id",schemaPath:"#/allOf/7/then/properties/client_id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema32.allOf[7].then.properties.client_id,data:data91};
+if(vErrors === null){
+vErrors = [err196];
+}
+else {
+vErrors.push(err196);
+}
+errors++;
+}
+}
+}
+if(data.domain !== undefined){
+let data92 = data.domain;
+if(typeof data92 === "string"){
+if(!pattern14.test(data92)){
+const err197 = {instancePath:instancePath+"/domain",schemaPath:"#/$defs/domain/pattern",keyword:"pattern",params:{pattern: "^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema40,data:data92};
+if(vErrors === null){
+vErrors = [err197];
+}
+else {
+vErrors.push(err197);
+}
+errors++;
+}
+}
+else {
+const err198 = {instancePath:instancePath+"/domain",schemaPath:"#/$defs/domain/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema40.type,parentSchema:schema40,data:data92};
+if(vErrors === null){
+vErrors = [err198];
+}
+else {
+vErrors.push(err198);
 }
 errors++;
 }
@@ -5395,19 +5556,19 @@ errors = vErrors.length;
 }
 }
 }
-var _valid7 = _errs208 === errors;
-valid59 = _valid7;
-if(valid59){
+var _valid7 = _errs226 === errors;
+valid67 = _valid7;
+if(valid67){
 var props7 = true;
 }
 }
-if(!valid59){
-const err187 = {instancePath,schemaPath:"#/allOf/7/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[7].if,parentSchema:schema32.allOf[7],data};
+if(!valid67){
+const err199 = {instancePath,schemaPath:"#/allOf/7/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[7].if,parentSchema:schema32.allOf[7],data};
 if(vErrors === null){
-vErrors = [err187];
+vErrors = [err199];
 }
 else {
-vErrors.push(err187);
+vErrors.push(err199);
 }
 errors++;
 }
@@ -5420,182 +5581,13 @@ props0 = props0 || {};
 Object.assign(props0, props7);
 }
 }
-const _errs225 = errors;
-let valid65 = true;
-const _errs226 = errors;
+const _errs243 = errors;
+let valid73 = true;
+const _errs244 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing8;
 if(((data.action === undefined) && (missing8 = "action")) || ((data.type === undefined) && (missing8 = "type"))){
-const err188 = {};
-if(vErrors === null){
-vErrors = [err188];
-}
-else {
-vErrors.push(err188);
-}
-errors++;
-}
-else {
-if(data.action !== undefined){
-const _errs227 = errors;
-if("update" !== data.action){
-const err189 = {};
-if(vErrors === null){
-vErrors = [err189];
-}
-else {
-vErrors.push(err189);
-}
-errors++;
-}
-var valid66 = _errs227 === errors;
-}
-else {
-var valid66 = true;
-}
-if(valid66){
-if(data.type !== undefined){
-const _errs228 = errors;
-if("mailbox" !== data.type){
-const err190 = {};
-if(vErrors === null){
-vErrors = [err190];
-}
-else {
-vErrors.push(err190);
-}
-errors++;
-}
-var valid66 = _errs228 === errors;
-}
-else {
-var valid66 = true;
-}
-}
-}
-}
-var _valid8 = _errs226 === errors;
-errors = _errs225;
-if(vErrors !== null){
-if(_errs225){
-vErrors.length = _errs225;
-}
-else {
-vErrors = null;
-}
-}
-if(_valid8){
-const _errs229 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.client === undefined){
-const err191 = {instancePath,schemaPath:"#/allOf/8/then/required",keyword:"required",params:{missingProperty: "client"},message:"must have required property '"+"client"+"'",schema:schema32.allOf[8].then.required,parentSchema:schema32.allOf[8].then,data};
-if(vErrors === null){
-vErrors = [err191];
-}
-else {
-vErrors.push(err191);
-}
-errors++;
-}
-if(data.mailbox_id === undefined){
-const err192 = {instancePath,schemaPath:"#/allOf/8/then/required",keyword:"required",params:{missingProperty: "mailbox_id"},message:"must have required property '"+"mailbox_id"+"'",schema:schema32.allOf[8].then.required,parentSchema:schema32.allOf[8].then,data};
-if(vErrors === null){
-vErrors = [err192];
-}
-else {
-vErrors.push(err192);
-}
-errors++;
-}
-if(data.fields === undefined){
-const err193 = {instancePath,schemaPath:"#/allOf/8/then/required",keyword:"required",params:{missingProperty: "fields"},message:"must have required property '"+"fields"+"'",schema:schema32.allOf[8].then.required,parentSchema:schema32.allOf[8].then,data};
-if(vErrors === null){
-vErrors = [err193];
-}
-else {
-vErrors.push(err193);
-}
-errors++;
-}
-for(const key13 in data){
-if(!(func3.call(schema32.allOf[8].then.properties, key13))){
-const err194 = {instancePath,schemaPath:"#/allOf/8/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key13},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[8].then,data};
-if(vErrors === null){
-vErrors = [err194];
-}
-else {
-vErrors.push(err194);
-}
-errors++;
-}
-}
-if(data.id !== undefined){
-let data90 = data.id;
-if(typeof data90 !== "string"){
-const err195 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/8/then/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[8].then.properties.id.type,parentSchema:schema32.allOf[8].then.properties.id,data:data90};
-if(vErrors === null){
-vErrors = [err195];
-}
-else {
-vErrors.push(err195);
-}
-errors++;
-}
-}
-if(data.name !== undefined){
-let data91 = data.name;
-if(typeof data91 === "string"){
-if(!pattern26.test(data91)){
-const err196 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/mailboxAddress/pattern",keyword:"pattern",params:{pattern: "^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema64,data:data91};
-if(vErrors === null){
-vErrors = [err196];
-}
-else {
-vErrors.push(err196);
-}
-errors++;
-}
-}
-else {
-const err197 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/mailboxAddress/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema64.type,parentSchema:schema64,data:data91};
-if(vErrors === null){
-vErrors = [err197];
-}
-else {
-vErrors.push(err197);
-}
-errors++;
-}
-}
-if(data.client !== undefined){
-let data92 = data.client;
-if(typeof data92 === "string"){
-if(!pattern10.test(data92)){
-const err198 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_-]*$"+"\"",schema:"^[a-z][a-z0-9_-]*$",parentSchema:schema33,data:data92};
-if(vErrors === null){
-vErrors = [err198];
-}
-else {
-vErrors.push(err198);
-}
-errors++;
-}
-}
-else {
-const err199 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data92};
-if(vErrors === null){
-vErrors = [err199];
-}
-else {
-vErrors.push(err199);
-}
-errors++;
-}
-}
-if(data.mailbox_id !== undefined){
-let data93 = data.mailbox_id;
-if(!(((typeof data93 == "number") && (!(data93 % 1) && !isNaN(data93))) && (isFinite(data93)))){
-const err200 = {instancePath:instancePath+"/mailbox_id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema35.type,parentSchema:schema35,data:data93};
+const err200 = {};
 if(vErrors === null){
 vErrors = [err200];
 }
@@ -5604,9 +5596,11 @@ vErrors.push(err200);
 }
 errors++;
 }
-if((typeof data93 == "number") && (isFinite(data93))){
-if(data93 < 1 || isNaN(data93)){
-const err201 = {instancePath:instancePath+"/mailbox_id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema35,data:data93};
+else {
+if(data.action !== undefined){
+const _errs245 = errors;
+if("update" !== data.action){
+const err201 = {};
 if(vErrors === null){
 vErrors = [err201];
 }
@@ -5615,13 +5609,16 @@ vErrors.push(err201);
 }
 errors++;
 }
+var valid74 = _errs245 === errors;
 }
+else {
+var valid74 = true;
 }
-if(data.fields !== undefined){
-let data94 = data.fields;
-if(Array.isArray(data94)){
-if(data94.length < 1){
-const err202 = {instancePath:instancePath+"/fields",schemaPath:"#/allOf/8/then/properties/fields/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema32.allOf[8].then.properties.fields,data:data94};
+if(valid74){
+if(data.type !== undefined){
+const _errs246 = errors;
+if("mailbox" !== data.type){
+const err202 = {};
 if(vErrors === null){
 vErrors = [err202];
 }
@@ -5630,16 +5627,29 @@ vErrors.push(err202);
 }
 errors++;
 }
-const len6 = data94.length;
-for(let i6=0; i6<len6; i6++){
-if(!(validate28(data94[i6], {instancePath:instancePath+"/fields/" + i6,parentData:data94,parentDataProperty:i6,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate28.errors : vErrors.concat(validate28.errors);
-errors = vErrors.length;
-}
-}
+var valid74 = _errs246 === errors;
 }
 else {
-const err203 = {instancePath:instancePath+"/fields",schemaPath:"#/allOf/8/then/properties/fields/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.allOf[8].then.properties.fields.type,parentSchema:schema32.allOf[8].then.properties.fields,data:data94};
+var valid74 = true;
+}
+}
+}
+}
+var _valid8 = _errs244 === errors;
+errors = _errs243;
+if(vErrors !== null){
+if(_errs243){
+vErrors.length = _errs243;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid8){
+const _errs247 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.client === undefined){
+const err203 = {instancePath,schemaPath:"#/allOf/8/then/required",keyword:"required",params:{missingProperty: "client"},message:"must have required property '"+"client"+"'",schema:schema32.allOf[8].then.required,parentSchema:schema32.allOf[8].then,data};
 if(vErrors === null){
 vErrors = [err203];
 }
@@ -5648,21 +5658,172 @@ vErrors.push(err203);
 }
 errors++;
 }
-}
-}
-var _valid8 = _errs229 === errors;
-valid65 = _valid8;
-if(valid65){
-var props9 = true;
-}
-}
-if(!valid65){
-const err204 = {instancePath,schemaPath:"#/allOf/8/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[8].if,parentSchema:schema32.allOf[8],data};
+if(data.mailbox_id === undefined){
+const err204 = {instancePath,schemaPath:"#/allOf/8/then/required",keyword:"required",params:{missingProperty: "mailbox_id"},message:"must have required property '"+"mailbox_id"+"'",schema:schema32.allOf[8].then.required,parentSchema:schema32.allOf[8].then,data};
 if(vErrors === null){
 vErrors = [err204];
 }
 else {
 vErrors.push(err204);
+}
+errors++;
+}
+if(data.fields === undefined){
+const err205 = {instancePath,schemaPath:"#/allOf/8/then/required",keyword:"required",params:{missingProperty: "fields"},message:"must have required property '"+"fields"+"'",schema:schema32.allOf[8].then.required,parentSchema:schema32.allOf[8].then,data};
+if(vErrors === null){
+vErrors = [err205];
+}
+else {
+vErrors.push(err205);
+}
+errors++;
+}
+for(const key17 in data){
+if(!(func3.call(schema32.allOf[8].then.properties, key17))){
+const err206 = {instancePath,schemaPath:"#/allOf/8/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key17},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[8].then,data};
+if(vErrors === null){
+vErrors = [err206];
+}
+else {
+vErrors.push(err206);
+}
+errors++;
+}
+}
+if(data.id !== undefined){
+let data96 = data.id;
+if(typeof data96 !== "string"){
+const err207 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/8/then/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[8].then.properties.id.type,parentSchema:schema32.allOf[8].then.properties.id,data:data96};
+if(vErrors === null){
+vErrors = [err207];
+}
+else {
+vErrors.push(err207);
+}
+errors++;
+}
+}
+if(data.name !== undefined){
+let data97 = data.name;
+if(typeof data97 === "string"){
+if(!pattern28.test(data97)){
+const err208 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/mailboxAddress/pattern",keyword:"pattern",params:{pattern: "^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema68,data:data97};
+if(vErrors === null){
+vErrors = [err208];
+}
+else {
+vErrors.push(err208);
+}
+errors++;
+}
+}
+else {
+const err209 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/mailboxAddress/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema68.type,parentSchema:schema68,data:data97};
+if(vErrors === null){
+vErrors = [err209];
+}
+else {
+vErrors.push(err209);
+}
+errors++;
+}
+}
+if(data.client !== undefined){
+let data98 = data.client;
+if(typeof data98 === "string"){
+if(!pattern10.test(data98)){
+const err210 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_-]*$"+"\"",schema:"^[a-z][a-z0-9_-]*$",parentSchema:schema33,data:data98};
+if(vErrors === null){
+vErrors = [err210];
+}
+else {
+vErrors.push(err210);
+}
+errors++;
+}
+}
+else {
+const err211 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data98};
+if(vErrors === null){
+vErrors = [err211];
+}
+else {
+vErrors.push(err211);
+}
+errors++;
+}
+}
+if(data.mailbox_id !== undefined){
+let data99 = data.mailbox_id;
+if(!(((typeof data99 == "number") && (!(data99 % 1) && !isNaN(data99))) && (isFinite(data99)))){
+const err212 = {instancePath:instancePath+"/mailbox_id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema35.type,parentSchema:schema35,data:data99};
+if(vErrors === null){
+vErrors = [err212];
+}
+else {
+vErrors.push(err212);
+}
+errors++;
+}
+if((typeof data99 == "number") && (isFinite(data99))){
+if(data99 < 1 || isNaN(data99)){
+const err213 = {instancePath:instancePath+"/mailbox_id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema35,data:data99};
+if(vErrors === null){
+vErrors = [err213];
+}
+else {
+vErrors.push(err213);
+}
+errors++;
+}
+}
+}
+if(data.fields !== undefined){
+let data100 = data.fields;
+if(Array.isArray(data100)){
+if(data100.length < 1){
+const err214 = {instancePath:instancePath+"/fields",schemaPath:"#/allOf/8/then/properties/fields/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema32.allOf[8].then.properties.fields,data:data100};
+if(vErrors === null){
+vErrors = [err214];
+}
+else {
+vErrors.push(err214);
+}
+errors++;
+}
+const len6 = data100.length;
+for(let i6=0; i6<len6; i6++){
+if(!(validate28(data100[i6], {instancePath:instancePath+"/fields/" + i6,parentData:data100,parentDataProperty:i6,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate28.errors : vErrors.concat(validate28.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err215 = {instancePath:instancePath+"/fields",schemaPath:"#/allOf/8/then/properties/fields/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.allOf[8].then.properties.fields.type,parentSchema:schema32.allOf[8].then.properties.fields,data:data100};
+if(vErrors === null){
+vErrors = [err215];
+}
+else {
+vErrors.push(err215);
+}
+errors++;
+}
+}
+}
+var _valid8 = _errs247 === errors;
+valid73 = _valid8;
+if(valid73){
+var props9 = true;
+}
+}
+if(!valid73){
+const err216 = {instancePath,schemaPath:"#/allOf/8/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[8].if,parentSchema:schema32.allOf[8],data};
+if(vErrors === null){
+vErrors = [err216];
+}
+else {
+vErrors.push(err216);
 }
 errors++;
 }
@@ -5675,182 +5836,13 @@ props0 = props0 || {};
 Object.assign(props0, props9);
 }
 }
-const _errs246 = errors;
-let valid73 = true;
-const _errs247 = errors;
+const _errs264 = errors;
+let valid81 = true;
+const _errs265 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing9;
 if(((data.action === undefined) && (missing9 = "action")) || ((data.type === undefined) && (missing9 = "type"))){
-const err205 = {};
-if(vErrors === null){
-vErrors = [err205];
-}
-else {
-vErrors.push(err205);
-}
-errors++;
-}
-else {
-if(data.action !== undefined){
-const _errs248 = errors;
-if("delete" !== data.action){
-const err206 = {};
-if(vErrors === null){
-vErrors = [err206];
-}
-else {
-vErrors.push(err206);
-}
-errors++;
-}
-var valid74 = _errs248 === errors;
-}
-else {
-var valid74 = true;
-}
-if(valid74){
-if(data.type !== undefined){
-const _errs249 = errors;
-if("mailbox" !== data.type){
-const err207 = {};
-if(vErrors === null){
-vErrors = [err207];
-}
-else {
-vErrors.push(err207);
-}
-errors++;
-}
-var valid74 = _errs249 === errors;
-}
-else {
-var valid74 = true;
-}
-}
-}
-}
-var _valid9 = _errs247 === errors;
-errors = _errs246;
-if(vErrors !== null){
-if(_errs246){
-vErrors.length = _errs246;
-}
-else {
-vErrors = null;
-}
-}
-if(_valid9){
-const _errs250 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.client === undefined){
-const err208 = {instancePath,schemaPath:"#/allOf/9/then/required",keyword:"required",params:{missingProperty: "client"},message:"must have required property '"+"client"+"'",schema:schema32.allOf[9].then.required,parentSchema:schema32.allOf[9].then,data};
-if(vErrors === null){
-vErrors = [err208];
-}
-else {
-vErrors.push(err208);
-}
-errors++;
-}
-if(data.mailbox_id === undefined){
-const err209 = {instancePath,schemaPath:"#/allOf/9/then/required",keyword:"required",params:{missingProperty: "mailbox_id"},message:"must have required property '"+"mailbox_id"+"'",schema:schema32.allOf[9].then.required,parentSchema:schema32.allOf[9].then,data};
-if(vErrors === null){
-vErrors = [err209];
-}
-else {
-vErrors.push(err209);
-}
-errors++;
-}
-if(data.destroys_data === undefined){
-const err210 = {instancePath,schemaPath:"#/allOf/9/then/required",keyword:"required",params:{missingProperty: "destroys_data"},message:"must have required property '"+"destroys_data"+"'",schema:schema32.allOf[9].then.required,parentSchema:schema32.allOf[9].then,data};
-if(vErrors === null){
-vErrors = [err210];
-}
-else {
-vErrors.push(err210);
-}
-errors++;
-}
-for(const key14 in data){
-if(!(func3.call(schema32.allOf[9].then.properties, key14))){
-const err211 = {instancePath,schemaPath:"#/allOf/9/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key14},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[9].then,data};
-if(vErrors === null){
-vErrors = [err211];
-}
-else {
-vErrors.push(err211);
-}
-errors++;
-}
-}
-if(data.id !== undefined){
-let data98 = data.id;
-if(typeof data98 !== "string"){
-const err212 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/9/then/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[9].then.properties.id.type,parentSchema:schema32.allOf[9].then.properties.id,data:data98};
-if(vErrors === null){
-vErrors = [err212];
-}
-else {
-vErrors.push(err212);
-}
-errors++;
-}
-}
-if(data.name !== undefined){
-let data99 = data.name;
-if(typeof data99 === "string"){
-if(!pattern26.test(data99)){
-const err213 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/mailboxAddress/pattern",keyword:"pattern",params:{pattern: "^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema64,data:data99};
-if(vErrors === null){
-vErrors = [err213];
-}
-else {
-vErrors.push(err213);
-}
-errors++;
-}
-}
-else {
-const err214 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/mailboxAddress/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema64.type,parentSchema:schema64,data:data99};
-if(vErrors === null){
-vErrors = [err214];
-}
-else {
-vErrors.push(err214);
-}
-errors++;
-}
-}
-if(data.client !== undefined){
-let data100 = data.client;
-if(typeof data100 === "string"){
-if(!pattern10.test(data100)){
-const err215 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_-]*$"+"\"",schema:"^[a-z][a-z0-9_-]*$",parentSchema:schema33,data:data100};
-if(vErrors === null){
-vErrors = [err215];
-}
-else {
-vErrors.push(err215);
-}
-errors++;
-}
-}
-else {
-const err216 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data100};
-if(vErrors === null){
-vErrors = [err216];
-}
-else {
-vErrors.push(err216);
-}
-errors++;
-}
-}
-if(data.mailbox_id !== undefined){
-let data101 = data.mailbox_id;
-if(!(((typeof data101 == "number") && (!(data101 % 1) && !isNaN(data101))) && (isFinite(data101)))){
-const err217 = {instancePath:instancePath+"/mailbox_id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema35.type,parentSchema:schema35,data:data101};
+const err217 = {};
 if(vErrors === null){
 vErrors = [err217];
 }
@@ -5859,9 +5851,11 @@ vErrors.push(err217);
 }
 errors++;
 }
-if((typeof data101 == "number") && (isFinite(data101))){
-if(data101 < 1 || isNaN(data101)){
-const err218 = {instancePath:instancePath+"/mailbox_id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema35,data:data101};
+else {
+if(data.action !== undefined){
+const _errs266 = errors;
+if("delete" !== data.action){
+const err218 = {};
 if(vErrors === null){
 vErrors = [err218];
 }
@@ -5870,12 +5864,16 @@ vErrors.push(err218);
 }
 errors++;
 }
+var valid82 = _errs266 === errors;
 }
+else {
+var valid82 = true;
 }
-if(data.destroys_data !== undefined){
-let data102 = data.destroys_data;
-if(true !== data102){
-const err219 = {instancePath:instancePath+"/destroys_data",schemaPath:"#/allOf/9/then/properties/destroys_data/const",keyword:"const",params:{allowedValue: true},message:"must be equal to constant",schema:true,parentSchema:schema32.allOf[9].then.properties.destroys_data,data:data102};
+if(valid82){
+if(data.type !== undefined){
+const _errs267 = errors;
+if("mailbox" !== data.type){
+const err219 = {};
 if(vErrors === null){
 vErrors = [err219];
 }
@@ -5884,21 +5882,184 @@ vErrors.push(err219);
 }
 errors++;
 }
+var valid82 = _errs267 === errors;
+}
+else {
+var valid82 = true;
 }
 }
-var _valid9 = _errs250 === errors;
-valid73 = _valid9;
-if(valid73){
-var props10 = true;
 }
 }
-if(!valid73){
-const err220 = {instancePath,schemaPath:"#/allOf/9/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[9].if,parentSchema:schema32.allOf[9],data};
+var _valid9 = _errs265 === errors;
+errors = _errs264;
+if(vErrors !== null){
+if(_errs264){
+vErrors.length = _errs264;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid9){
+const _errs268 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.client === undefined){
+const err220 = {instancePath,schemaPath:"#/allOf/9/then/required",keyword:"required",params:{missingProperty: "client"},message:"must have required property '"+"client"+"'",schema:schema32.allOf[9].then.required,parentSchema:schema32.allOf[9].then,data};
 if(vErrors === null){
 vErrors = [err220];
 }
 else {
 vErrors.push(err220);
+}
+errors++;
+}
+if(data.mailbox_id === undefined){
+const err221 = {instancePath,schemaPath:"#/allOf/9/then/required",keyword:"required",params:{missingProperty: "mailbox_id"},message:"must have required property '"+"mailbox_id"+"'",schema:schema32.allOf[9].then.required,parentSchema:schema32.allOf[9].then,data};
+if(vErrors === null){
+vErrors = [err221];
+}
+else {
+vErrors.push(err221);
+}
+errors++;
+}
+if(data.destroys_data === undefined){
+const err222 = {instancePath,schemaPath:"#/allOf/9/then/required",keyword:"required",params:{missingProperty: "destroys_data"},message:"must have required property '"+"destroys_data"+"'",schema:schema32.allOf[9].then.required,parentSchema:schema32.allOf[9].then,data};
+if(vErrors === null){
+vErrors = [err222];
+}
+else {
+vErrors.push(err222);
+}
+errors++;
+}
+for(const key18 in data){
+if(!(func3.call(schema32.allOf[9].then.properties, key18))){
+const err223 = {instancePath,schemaPath:"#/allOf/9/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key18},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[9].then,data};
+if(vErrors === null){
+vErrors = [err223];
+}
+else {
+vErrors.push(err223);
+}
+errors++;
+}
+}
+if(data.id !== undefined){
+let data104 = data.id;
+if(typeof data104 !== "string"){
+const err224 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/9/then/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[9].then.properties.id.type,parentSchema:schema32.allOf[9].then.properties.id,data:data104};
+if(vErrors === null){
+vErrors = [err224];
+}
+else {
+vErrors.push(err224);
+}
+errors++;
+}
+}
+if(data.name !== undefined){
+let data105 = data.name;
+if(typeof data105 === "string"){
+if(!pattern28.test(data105)){
+const err225 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/mailboxAddress/pattern",keyword:"pattern",params:{pattern: "^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema68,data:data105};
+if(vErrors === null){
+vErrors = [err225];
+}
+else {
+vErrors.push(err225);
+}
+errors++;
+}
+}
+else {
+const err226 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/mailboxAddress/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema68.type,parentSchema:schema68,data:data105};
+if(vErrors === null){
+vErrors = [err226];
+}
+else {
+vErrors.push(err226);
+}
+errors++;
+}
+}
+if(data.client !== undefined){
+let data106 = data.client;
+if(typeof data106 === "string"){
+if(!pattern10.test(data106)){
+const err227 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_-]*$"+"\"",schema:"^[a-z][a-z0-9_-]*$",parentSchema:schema33,data:data106};
+if(vErrors === null){
+vErrors = [err227];
+}
+else {
+vErrors.push(err227);
+}
+errors++;
+}
+}
+else {
+const err228 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data106};
+if(vErrors === null){
+vErrors = [err228];
+}
+else {
+vErrors.push(err228);
+}
+errors++;
+}
+}
+if(data.mailbox_id !== undefined){
+let data107 = data.mailbox_id;
+if(!(((typeof data107 == "number") && (!(data107 % 1) && !isNaN(data107))) && (isFinite(data107)))){
+const err229 = {instancePath:instancePath+"/mailbox_id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema35.type,parentSchema:schema35,data:data107};
+if(vErrors === null){
+vErrors = [err229];
+}
+else {
+vErrors.push(err229);
+}
+errors++;
+}
+if((typeof data107 == "number") && (isFinite(data107))){
+if(data107 < 1 || isNaN(data107)){
+const err230 = {instancePath:instancePath+"/mailbox_id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema35,data:data107};
+if(vErrors === null){
+vErrors = [err230];
+}
+else {
+vErrors.push(err230);
+}
+errors++;
+}
+}
+}
+if(data.destroys_data !== undefined){
+let data108 = data.destroys_data;
+if(true !== data108){
+const err231 = {instancePath:instancePath+"/destroys_data",schemaPath:"#/allOf/9/then/properties/destroys_data/const",keyword:"const",params:{allowedValue: true},message:"must be equal to constant",schema:true,parentSchema:schema32.allOf[9].then.properties.destroys_data,data:data108};
+if(vErrors === null){
+vErrors = [err231];
+}
+else {
+vErrors.push(err231);
+}
+errors++;
+}
+}
+}
+var _valid9 = _errs268 === errors;
+valid81 = _valid9;
+if(valid81){
+var props10 = true;
+}
+}
+if(!valid81){
+const err232 = {instancePath,schemaPath:"#/allOf/9/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[9].if,parentSchema:schema32.allOf[9],data};
+if(vErrors === null){
+vErrors = [err232];
+}
+else {
+vErrors.push(err232);
 }
 errors++;
 }
@@ -5911,179 +6072,13 @@ props0 = props0 || {};
 Object.assign(props0, props10);
 }
 }
-const _errs265 = errors;
-let valid79 = true;
-const _errs266 = errors;
+const _errs283 = errors;
+let valid87 = true;
+const _errs284 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing10;
 if(((data.action === undefined) && (missing10 = "action")) || ((data.type === undefined) && (missing10 = "type"))){
-const err221 = {};
-if(vErrors === null){
-vErrors = [err221];
-}
-else {
-vErrors.push(err221);
-}
-errors++;
-}
-else {
-if(data.action !== undefined){
-const _errs267 = errors;
-if("create" !== data.action){
-const err222 = {};
-if(vErrors === null){
-vErrors = [err222];
-}
-else {
-vErrors.push(err222);
-}
-errors++;
-}
-var valid80 = _errs267 === errors;
-}
-else {
-var valid80 = true;
-}
-if(valid80){
-if(data.type !== undefined){
-const _errs268 = errors;
-if("database" !== data.type){
-const err223 = {};
-if(vErrors === null){
-vErrors = [err223];
-}
-else {
-vErrors.push(err223);
-}
-errors++;
-}
-var valid80 = _errs268 === errors;
-}
-else {
-var valid80 = true;
-}
-}
-}
-}
-var _valid10 = _errs266 === errors;
-errors = _errs265;
-if(vErrors !== null){
-if(_errs265){
-vErrors.length = _errs265;
-}
-else {
-vErrors = null;
-}
-}
-if(_valid10){
-const _errs269 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.client === undefined){
-const err224 = {instancePath,schemaPath:"#/allOf/10/then/required",keyword:"required",params:{missingProperty: "client"},message:"must have required property '"+"client"+"'",schema:schema32.allOf[10].then.required,parentSchema:schema32.allOf[10].then,data};
-if(vErrors === null){
-vErrors = [err224];
-}
-else {
-vErrors.push(err224);
-}
-errors++;
-}
-if(data.client_id === undefined){
-const err225 = {instancePath,schemaPath:"#/allOf/10/then/required",keyword:"required",params:{missingProperty: "client_id"},message:"must have required property '"+"client_id"+"'",schema:schema32.allOf[10].then.required,parentSchema:schema32.allOf[10].then,data};
-if(vErrors === null){
-vErrors = [err225];
-}
-else {
-vErrors.push(err225);
-}
-errors++;
-}
-if(data.user === undefined){
-const err226 = {instancePath,schemaPath:"#/allOf/10/then/required",keyword:"required",params:{missingProperty: "user"},message:"must have required property '"+"user"+"'",schema:schema32.allOf[10].then.required,parentSchema:schema32.allOf[10].then,data};
-if(vErrors === null){
-vErrors = [err226];
-}
-else {
-vErrors.push(err226);
-}
-errors++;
-}
-if(data.values === undefined){
-const err227 = {instancePath,schemaPath:"#/allOf/10/then/required",keyword:"required",params:{missingProperty: "values"},message:"must have required property '"+"values"+"'",schema:schema32.allOf[10].then.required,parentSchema:schema32.allOf[10].then,data};
-if(vErrors === null){
-vErrors = [err227];
-}
-else {
-vErrors.push(err227);
-}
-errors++;
-}
-for(const key15 in data){
-if(!(func3.call(schema32.allOf[10].then.properties, key15))){
-const err228 = {instancePath,schemaPath:"#/allOf/10/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key15},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[10].then,data};
-if(vErrors === null){
-vErrors = [err228];
-}
-else {
-vErrors.push(err228);
-}
-errors++;
-}
-}
-if(data.id !== undefined){
-let data105 = data.id;
-if(typeof data105 !== "string"){
-const err229 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/10/then/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[10].then.properties.id.type,parentSchema:schema32.allOf[10].then.properties.id,data:data105};
-if(vErrors === null){
-vErrors = [err229];
-}
-else {
-vErrors.push(err229);
-}
-errors++;
-}
-}
-if(data.name !== undefined){
-let data106 = data.name;
-if(typeof data106 === "string"){
-if(!pattern39.test(data106)){
-const err230 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/databaseName/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9_]{1,64}$"},message:"must match pattern \""+"^[a-z0-9_]{1,64}$"+"\"",schema:"^[a-z0-9_]{1,64}$",parentSchema:schema81,data:data106};
-if(vErrors === null){
-vErrors = [err230];
-}
-else {
-vErrors.push(err230);
-}
-errors++;
-}
-}
-else {
-const err231 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/databaseName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema81.type,parentSchema:schema81,data:data106};
-if(vErrors === null){
-vErrors = [err231];
-}
-else {
-vErrors.push(err231);
-}
-errors++;
-}
-}
-if(data.client !== undefined){
-let data107 = data.client;
-if(typeof data107 === "string"){
-if(!pattern10.test(data107)){
-const err232 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_-]*$"+"\"",schema:"^[a-z][a-z0-9_-]*$",parentSchema:schema33,data:data107};
-if(vErrors === null){
-vErrors = [err232];
-}
-else {
-vErrors.push(err232);
-}
-errors++;
-}
-}
-else {
-const err233 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data107};
+const err233 = {};
 if(vErrors === null){
 vErrors = [err233];
 }
@@ -6092,11 +6087,11 @@ vErrors.push(err233);
 }
 errors++;
 }
-}
-if(data.client_id !== undefined){
-let data108 = data.client_id;
-if((!(((typeof data108 == "number") && (!(data108 % 1) && !isNaN(data108))) && (isFinite(data108)))) && (data108 !== null)){
-const err234 = {instancePath:instancePath+"/client_id",schemaPath:"#/allOf/10/then/properties/client_id/type",keyword:"type",params:{type: schema32.allOf[10].then.properties.client_id.type},message:"must be integer,null",schema:schema32.allOf[10].then.properties.client_id.type,parentSchema:schema32.allOf[10].then.properties.client_id,data:data108};
+else {
+if(data.action !== undefined){
+const _errs285 = errors;
+if("create" !== data.action){
+const err234 = {};
 if(vErrors === null){
 vErrors = [err234];
 }
@@ -6105,9 +6100,16 @@ vErrors.push(err234);
 }
 errors++;
 }
-if((typeof data108 == "number") && (isFinite(data108))){
-if(data108 < 1 || isNaN(data108)){
-const err235 = {instancePath:instancePath+"/client_id",schemaPath:"#/allOf/10/then/properties/client_id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema32.allOf[10].then.properties.client_id,data:data108};
+var valid88 = _errs285 === errors;
+}
+else {
+var valid88 = true;
+}
+if(valid88){
+if(data.type !== undefined){
+const _errs286 = errors;
+if("database" !== data.type){
+const err235 = {};
 if(vErrors === null){
 vErrors = [err235];
 }
@@ -6116,13 +6118,29 @@ vErrors.push(err235);
 }
 errors++;
 }
+var valid88 = _errs286 === errors;
+}
+else {
+var valid88 = true;
 }
 }
-if(data.user !== undefined){
-let data109 = data.user;
-if(typeof data109 === "string"){
-if(!pattern41.test(data109)){
-const err236 = {instancePath:instancePath+"/user",schemaPath:"#/allOf/10/then/properties/user/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9_]{1,32}$"},message:"must match pattern \""+"^[a-z0-9_]{1,32}$"+"\"",schema:"^[a-z0-9_]{1,32}$",parentSchema:schema32.allOf[10].then.properties.user,data:data109};
+}
+}
+var _valid10 = _errs284 === errors;
+errors = _errs283;
+if(vErrors !== null){
+if(_errs283){
+vErrors.length = _errs283;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid10){
+const _errs287 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.client === undefined){
+const err236 = {instancePath,schemaPath:"#/allOf/10/then/required",keyword:"required",params:{missingProperty: "client"},message:"must have required property '"+"client"+"'",schema:schema32.allOf[10].then.required,parentSchema:schema32.allOf[10].then,data};
 if(vErrors === null){
 vErrors = [err236];
 }
@@ -6131,14 +6149,157 @@ vErrors.push(err236);
 }
 errors++;
 }
-}
-else {
-const err237 = {instancePath:instancePath+"/user",schemaPath:"#/allOf/10/then/properties/user/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[10].then.properties.user.type,parentSchema:schema32.allOf[10].then.properties.user,data:data109};
+if(data.client_id === undefined){
+const err237 = {instancePath,schemaPath:"#/allOf/10/then/required",keyword:"required",params:{missingProperty: "client_id"},message:"must have required property '"+"client_id"+"'",schema:schema32.allOf[10].then.required,parentSchema:schema32.allOf[10].then,data};
 if(vErrors === null){
 vErrors = [err237];
 }
 else {
 vErrors.push(err237);
+}
+errors++;
+}
+if(data.user === undefined){
+const err238 = {instancePath,schemaPath:"#/allOf/10/then/required",keyword:"required",params:{missingProperty: "user"},message:"must have required property '"+"user"+"'",schema:schema32.allOf[10].then.required,parentSchema:schema32.allOf[10].then,data};
+if(vErrors === null){
+vErrors = [err238];
+}
+else {
+vErrors.push(err238);
+}
+errors++;
+}
+if(data.values === undefined){
+const err239 = {instancePath,schemaPath:"#/allOf/10/then/required",keyword:"required",params:{missingProperty: "values"},message:"must have required property '"+"values"+"'",schema:schema32.allOf[10].then.required,parentSchema:schema32.allOf[10].then,data};
+if(vErrors === null){
+vErrors = [err239];
+}
+else {
+vErrors.push(err239);
+}
+errors++;
+}
+for(const key19 in data){
+if(!(func3.call(schema32.allOf[10].then.properties, key19))){
+const err240 = {instancePath,schemaPath:"#/allOf/10/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key19},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[10].then,data};
+if(vErrors === null){
+vErrors = [err240];
+}
+else {
+vErrors.push(err240);
+}
+errors++;
+}
+}
+if(data.id !== undefined){
+let data111 = data.id;
+if(typeof data111 !== "string"){
+const err241 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/10/then/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[10].then.properties.id.type,parentSchema:schema32.allOf[10].then.properties.id,data:data111};
+if(vErrors === null){
+vErrors = [err241];
+}
+else {
+vErrors.push(err241);
+}
+errors++;
+}
+}
+if(data.name !== undefined){
+let data112 = data.name;
+if(typeof data112 === "string"){
+if(!pattern41.test(data112)){
+const err242 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/databaseName/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9_]{1,64}$"},message:"must match pattern \""+"^[a-z0-9_]{1,64}$"+"\"",schema:"^[a-z0-9_]{1,64}$",parentSchema:schema85,data:data112};
+if(vErrors === null){
+vErrors = [err242];
+}
+else {
+vErrors.push(err242);
+}
+errors++;
+}
+}
+else {
+const err243 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/databaseName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema85.type,parentSchema:schema85,data:data112};
+if(vErrors === null){
+vErrors = [err243];
+}
+else {
+vErrors.push(err243);
+}
+errors++;
+}
+}
+if(data.client !== undefined){
+let data113 = data.client;
+if(typeof data113 === "string"){
+if(!pattern10.test(data113)){
+const err244 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_-]*$"+"\"",schema:"^[a-z][a-z0-9_-]*$",parentSchema:schema33,data:data113};
+if(vErrors === null){
+vErrors = [err244];
+}
+else {
+vErrors.push(err244);
+}
+errors++;
+}
+}
+else {
+const err245 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data113};
+if(vErrors === null){
+vErrors = [err245];
+}
+else {
+vErrors.push(err245);
+}
+errors++;
+}
+}
+if(data.client_id !== undefined){
+let data114 = data.client_id;
+if((!(((typeof data114 == "number") && (!(data114 % 1) && !isNaN(data114))) && (isFinite(data114)))) && (data114 !== null)){
+const err246 = {instancePath:instancePath+"/client_id",schemaPath:"#/allOf/10/then/properties/client_id/type",keyword:"type",params:{type: schema32.allOf[10].then.properties.client_id.type},message:"must be integer,null",schema:schema32.allOf[10].then.properties.client_id.type,parentSchema:schema32.allOf[10].then.properties.client_id,data:data114};
+if(vErrors === null){
+vErrors = [err246];
+}
+else {
+vErrors.push(err246);
+}
+errors++;
+}
+if((typeof data114 == "number") && (isFinite(data114))){
+if(data114 < 1 || isNaN(data114)){
+const err247 = {instancePath:instancePath+"/client_id",schemaPath:"#/allOf/10/then/properties/client_id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema32.allOf[10].then.properties.client_id,data:data114};
+if(vErrors === null){
+vErrors = [err247];
+}
+else {
+vErrors.push(err247);
+}
+errors++;
+}
+}
+}
+if(data.user !== undefined){
+let data115 = data.user;
+if(typeof data115 === "string"){
+if(!pattern43.test(data115)){
+const err248 = {instancePath:instancePath+"/user",schemaPath:"#/allOf/10/then/properties/user/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9_]{1,32}$"},message:"must match pattern \""+"^[a-z0-9_]{1,32}$"+"\"",schema:"^[a-z0-9_]{1,32}$",parentSchema:schema32.allOf[10].then.properties.user,data:data115};
+if(vErrors === null){
+vErrors = [err248];
+}
+else {
+vErrors.push(err248);
+}
+errors++;
+}
+}
+else {
+const err249 = {instancePath:instancePath+"/user",schemaPath:"#/allOf/10/then/properties/user/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[10].then.properties.user.type,parentSchema:schema32.allOf[10].then.properties.user,data:data115};
+if(vErrors === null){
+vErrors = [err249];
+}
+else {
+vErrors.push(err249);
 }
 errors++;
 }
@@ -6150,19 +6311,19 @@ errors = vErrors.length;
 }
 }
 }
-var _valid10 = _errs269 === errors;
-valid79 = _valid10;
-if(valid79){
+var _valid10 = _errs287 === errors;
+valid87 = _valid10;
+if(valid87){
 var props11 = true;
 }
 }
-if(!valid79){
-const err238 = {instancePath,schemaPath:"#/allOf/10/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[10].if,parentSchema:schema32.allOf[10],data};
+if(!valid87){
+const err250 = {instancePath,schemaPath:"#/allOf/10/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[10].if,parentSchema:schema32.allOf[10],data};
 if(vErrors === null){
-vErrors = [err238];
+vErrors = [err250];
 }
 else {
-vErrors.push(err238);
+vErrors.push(err250);
 }
 errors++;
 }
@@ -6175,182 +6336,13 @@ props0 = props0 || {};
 Object.assign(props0, props11);
 }
 }
-const _errs285 = errors;
-let valid84 = true;
-const _errs286 = errors;
+const _errs303 = errors;
+let valid92 = true;
+const _errs304 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing11;
 if(((data.action === undefined) && (missing11 = "action")) || ((data.type === undefined) && (missing11 = "type"))){
-const err239 = {};
-if(vErrors === null){
-vErrors = [err239];
-}
-else {
-vErrors.push(err239);
-}
-errors++;
-}
-else {
-if(data.action !== undefined){
-const _errs287 = errors;
-if("update" !== data.action){
-const err240 = {};
-if(vErrors === null){
-vErrors = [err240];
-}
-else {
-vErrors.push(err240);
-}
-errors++;
-}
-var valid85 = _errs287 === errors;
-}
-else {
-var valid85 = true;
-}
-if(valid85){
-if(data.type !== undefined){
-const _errs288 = errors;
-if("database" !== data.type){
-const err241 = {};
-if(vErrors === null){
-vErrors = [err241];
-}
-else {
-vErrors.push(err241);
-}
-errors++;
-}
-var valid85 = _errs288 === errors;
-}
-else {
-var valid85 = true;
-}
-}
-}
-}
-var _valid11 = _errs286 === errors;
-errors = _errs285;
-if(vErrors !== null){
-if(_errs285){
-vErrors.length = _errs285;
-}
-else {
-vErrors = null;
-}
-}
-if(_valid11){
-const _errs289 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.client === undefined){
-const err242 = {instancePath,schemaPath:"#/allOf/11/then/required",keyword:"required",params:{missingProperty: "client"},message:"must have required property '"+"client"+"'",schema:schema32.allOf[11].then.required,parentSchema:schema32.allOf[11].then,data};
-if(vErrors === null){
-vErrors = [err242];
-}
-else {
-vErrors.push(err242);
-}
-errors++;
-}
-if(data.database_id === undefined){
-const err243 = {instancePath,schemaPath:"#/allOf/11/then/required",keyword:"required",params:{missingProperty: "database_id"},message:"must have required property '"+"database_id"+"'",schema:schema32.allOf[11].then.required,parentSchema:schema32.allOf[11].then,data};
-if(vErrors === null){
-vErrors = [err243];
-}
-else {
-vErrors.push(err243);
-}
-errors++;
-}
-if(data.fields === undefined){
-const err244 = {instancePath,schemaPath:"#/allOf/11/then/required",keyword:"required",params:{missingProperty: "fields"},message:"must have required property '"+"fields"+"'",schema:schema32.allOf[11].then.required,parentSchema:schema32.allOf[11].then,data};
-if(vErrors === null){
-vErrors = [err244];
-}
-else {
-vErrors.push(err244);
-}
-errors++;
-}
-for(const key16 in data){
-if(!(func3.call(schema32.allOf[11].then.properties, key16))){
-const err245 = {instancePath,schemaPath:"#/allOf/11/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key16},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[11].then,data};
-if(vErrors === null){
-vErrors = [err245];
-}
-else {
-vErrors.push(err245);
-}
-errors++;
-}
-}
-if(data.id !== undefined){
-let data113 = data.id;
-if(typeof data113 !== "string"){
-const err246 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/11/then/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[11].then.properties.id.type,parentSchema:schema32.allOf[11].then.properties.id,data:data113};
-if(vErrors === null){
-vErrors = [err246];
-}
-else {
-vErrors.push(err246);
-}
-errors++;
-}
-}
-if(data.name !== undefined){
-let data114 = data.name;
-if(typeof data114 === "string"){
-if(!pattern39.test(data114)){
-const err247 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/databaseName/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9_]{1,64}$"},message:"must match pattern \""+"^[a-z0-9_]{1,64}$"+"\"",schema:"^[a-z0-9_]{1,64}$",parentSchema:schema81,data:data114};
-if(vErrors === null){
-vErrors = [err247];
-}
-else {
-vErrors.push(err247);
-}
-errors++;
-}
-}
-else {
-const err248 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/databaseName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema81.type,parentSchema:schema81,data:data114};
-if(vErrors === null){
-vErrors = [err248];
-}
-else {
-vErrors.push(err248);
-}
-errors++;
-}
-}
-if(data.client !== undefined){
-let data115 = data.client;
-if(typeof data115 === "string"){
-if(!pattern10.test(data115)){
-const err249 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_-]*$"+"\"",schema:"^[a-z][a-z0-9_-]*$",parentSchema:schema33,data:data115};
-if(vErrors === null){
-vErrors = [err249];
-}
-else {
-vErrors.push(err249);
-}
-errors++;
-}
-}
-else {
-const err250 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data115};
-if(vErrors === null){
-vErrors = [err250];
-}
-else {
-vErrors.push(err250);
-}
-errors++;
-}
-}
-if(data.database_id !== undefined){
-let data116 = data.database_id;
-if(!(((typeof data116 == "number") && (!(data116 % 1) && !isNaN(data116))) && (isFinite(data116)))){
-const err251 = {instancePath:instancePath+"/database_id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema35.type,parentSchema:schema35,data:data116};
+const err251 = {};
 if(vErrors === null){
 vErrors = [err251];
 }
@@ -6359,9 +6351,11 @@ vErrors.push(err251);
 }
 errors++;
 }
-if((typeof data116 == "number") && (isFinite(data116))){
-if(data116 < 1 || isNaN(data116)){
-const err252 = {instancePath:instancePath+"/database_id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema35,data:data116};
+else {
+if(data.action !== undefined){
+const _errs305 = errors;
+if("update" !== data.action){
+const err252 = {};
 if(vErrors === null){
 vErrors = [err252];
 }
@@ -6370,13 +6364,16 @@ vErrors.push(err252);
 }
 errors++;
 }
+var valid93 = _errs305 === errors;
 }
+else {
+var valid93 = true;
 }
-if(data.fields !== undefined){
-let data117 = data.fields;
-if(Array.isArray(data117)){
-if(data117.length < 1){
-const err253 = {instancePath:instancePath+"/fields",schemaPath:"#/allOf/11/then/properties/fields/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema32.allOf[11].then.properties.fields,data:data117};
+if(valid93){
+if(data.type !== undefined){
+const _errs306 = errors;
+if("database" !== data.type){
+const err253 = {};
 if(vErrors === null){
 vErrors = [err253];
 }
@@ -6385,16 +6382,29 @@ vErrors.push(err253);
 }
 errors++;
 }
-const len7 = data117.length;
-for(let i7=0; i7<len7; i7++){
-if(!(validate32(data117[i7], {instancePath:instancePath+"/fields/" + i7,parentData:data117,parentDataProperty:i7,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
-errors = vErrors.length;
-}
-}
+var valid93 = _errs306 === errors;
 }
 else {
-const err254 = {instancePath:instancePath+"/fields",schemaPath:"#/allOf/11/then/properties/fields/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.allOf[11].then.properties.fields.type,parentSchema:schema32.allOf[11].then.properties.fields,data:data117};
+var valid93 = true;
+}
+}
+}
+}
+var _valid11 = _errs304 === errors;
+errors = _errs303;
+if(vErrors !== null){
+if(_errs303){
+vErrors.length = _errs303;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid11){
+const _errs307 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.client === undefined){
+const err254 = {instancePath,schemaPath:"#/allOf/11/then/required",keyword:"required",params:{missingProperty: "client"},message:"must have required property '"+"client"+"'",schema:schema32.allOf[11].then.required,parentSchema:schema32.allOf[11].then,data};
 if(vErrors === null){
 vErrors = [err254];
 }
@@ -6403,21 +6413,172 @@ vErrors.push(err254);
 }
 errors++;
 }
-}
-}
-var _valid11 = _errs289 === errors;
-valid84 = _valid11;
-if(valid84){
-var props13 = true;
-}
-}
-if(!valid84){
-const err255 = {instancePath,schemaPath:"#/allOf/11/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[11].if,parentSchema:schema32.allOf[11],data};
+if(data.database_id === undefined){
+const err255 = {instancePath,schemaPath:"#/allOf/11/then/required",keyword:"required",params:{missingProperty: "database_id"},message:"must have required property '"+"database_id"+"'",schema:schema32.allOf[11].then.required,parentSchema:schema32.allOf[11].then,data};
 if(vErrors === null){
 vErrors = [err255];
 }
 else {
 vErrors.push(err255);
+}
+errors++;
+}
+if(data.fields === undefined){
+const err256 = {instancePath,schemaPath:"#/allOf/11/then/required",keyword:"required",params:{missingProperty: "fields"},message:"must have required property '"+"fields"+"'",schema:schema32.allOf[11].then.required,parentSchema:schema32.allOf[11].then,data};
+if(vErrors === null){
+vErrors = [err256];
+}
+else {
+vErrors.push(err256);
+}
+errors++;
+}
+for(const key20 in data){
+if(!(func3.call(schema32.allOf[11].then.properties, key20))){
+const err257 = {instancePath,schemaPath:"#/allOf/11/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key20},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[11].then,data};
+if(vErrors === null){
+vErrors = [err257];
+}
+else {
+vErrors.push(err257);
+}
+errors++;
+}
+}
+if(data.id !== undefined){
+let data119 = data.id;
+if(typeof data119 !== "string"){
+const err258 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/11/then/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[11].then.properties.id.type,parentSchema:schema32.allOf[11].then.properties.id,data:data119};
+if(vErrors === null){
+vErrors = [err258];
+}
+else {
+vErrors.push(err258);
+}
+errors++;
+}
+}
+if(data.name !== undefined){
+let data120 = data.name;
+if(typeof data120 === "string"){
+if(!pattern41.test(data120)){
+const err259 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/databaseName/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9_]{1,64}$"},message:"must match pattern \""+"^[a-z0-9_]{1,64}$"+"\"",schema:"^[a-z0-9_]{1,64}$",parentSchema:schema85,data:data120};
+if(vErrors === null){
+vErrors = [err259];
+}
+else {
+vErrors.push(err259);
+}
+errors++;
+}
+}
+else {
+const err260 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/databaseName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema85.type,parentSchema:schema85,data:data120};
+if(vErrors === null){
+vErrors = [err260];
+}
+else {
+vErrors.push(err260);
+}
+errors++;
+}
+}
+if(data.client !== undefined){
+let data121 = data.client;
+if(typeof data121 === "string"){
+if(!pattern10.test(data121)){
+const err261 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_-]*$"+"\"",schema:"^[a-z][a-z0-9_-]*$",parentSchema:schema33,data:data121};
+if(vErrors === null){
+vErrors = [err261];
+}
+else {
+vErrors.push(err261);
+}
+errors++;
+}
+}
+else {
+const err262 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data121};
+if(vErrors === null){
+vErrors = [err262];
+}
+else {
+vErrors.push(err262);
+}
+errors++;
+}
+}
+if(data.database_id !== undefined){
+let data122 = data.database_id;
+if(!(((typeof data122 == "number") && (!(data122 % 1) && !isNaN(data122))) && (isFinite(data122)))){
+const err263 = {instancePath:instancePath+"/database_id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema35.type,parentSchema:schema35,data:data122};
+if(vErrors === null){
+vErrors = [err263];
+}
+else {
+vErrors.push(err263);
+}
+errors++;
+}
+if((typeof data122 == "number") && (isFinite(data122))){
+if(data122 < 1 || isNaN(data122)){
+const err264 = {instancePath:instancePath+"/database_id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema35,data:data122};
+if(vErrors === null){
+vErrors = [err264];
+}
+else {
+vErrors.push(err264);
+}
+errors++;
+}
+}
+}
+if(data.fields !== undefined){
+let data123 = data.fields;
+if(Array.isArray(data123)){
+if(data123.length < 1){
+const err265 = {instancePath:instancePath+"/fields",schemaPath:"#/allOf/11/then/properties/fields/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema32.allOf[11].then.properties.fields,data:data123};
+if(vErrors === null){
+vErrors = [err265];
+}
+else {
+vErrors.push(err265);
+}
+errors++;
+}
+const len7 = data123.length;
+for(let i7=0; i7<len7; i7++){
+if(!(validate32(data123[i7], {instancePath:instancePath+"/fields/" + i7,parentData:data123,parentDataProperty:i7,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err266 = {instancePath:instancePath+"/fields",schemaPath:"#/allOf/11/then/properties/fields/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.allOf[11].then.properties.fields.type,parentSchema:schema32.allOf[11].then.properties.fields,data:data123};
+if(vErrors === null){
+vErrors = [err266];
+}
+else {
+vErrors.push(err266);
+}
+errors++;
+}
+}
+}
+var _valid11 = _errs307 === errors;
+valid92 = _valid11;
+if(valid92){
+var props13 = true;
+}
+}
+if(!valid92){
+const err267 = {instancePath,schemaPath:"#/allOf/11/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[11].if,parentSchema:schema32.allOf[11],data};
+if(vErrors === null){
+vErrors = [err267];
+}
+else {
+vErrors.push(err267);
 }
 errors++;
 }
@@ -6430,182 +6591,13 @@ props0 = props0 || {};
 Object.assign(props0, props13);
 }
 }
-const _errs306 = errors;
-let valid92 = true;
-const _errs307 = errors;
+const _errs324 = errors;
+let valid100 = true;
+const _errs325 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing12;
 if(((data.action === undefined) && (missing12 = "action")) || ((data.type === undefined) && (missing12 = "type"))){
-const err256 = {};
-if(vErrors === null){
-vErrors = [err256];
-}
-else {
-vErrors.push(err256);
-}
-errors++;
-}
-else {
-if(data.action !== undefined){
-const _errs308 = errors;
-if("delete" !== data.action){
-const err257 = {};
-if(vErrors === null){
-vErrors = [err257];
-}
-else {
-vErrors.push(err257);
-}
-errors++;
-}
-var valid93 = _errs308 === errors;
-}
-else {
-var valid93 = true;
-}
-if(valid93){
-if(data.type !== undefined){
-const _errs309 = errors;
-if("database" !== data.type){
-const err258 = {};
-if(vErrors === null){
-vErrors = [err258];
-}
-else {
-vErrors.push(err258);
-}
-errors++;
-}
-var valid93 = _errs309 === errors;
-}
-else {
-var valid93 = true;
-}
-}
-}
-}
-var _valid12 = _errs307 === errors;
-errors = _errs306;
-if(vErrors !== null){
-if(_errs306){
-vErrors.length = _errs306;
-}
-else {
-vErrors = null;
-}
-}
-if(_valid12){
-const _errs310 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.client === undefined){
-const err259 = {instancePath,schemaPath:"#/allOf/12/then/required",keyword:"required",params:{missingProperty: "client"},message:"must have required property '"+"client"+"'",schema:schema32.allOf[12].then.required,parentSchema:schema32.allOf[12].then,data};
-if(vErrors === null){
-vErrors = [err259];
-}
-else {
-vErrors.push(err259);
-}
-errors++;
-}
-if(data.database_id === undefined){
-const err260 = {instancePath,schemaPath:"#/allOf/12/then/required",keyword:"required",params:{missingProperty: "database_id"},message:"must have required property '"+"database_id"+"'",schema:schema32.allOf[12].then.required,parentSchema:schema32.allOf[12].then,data};
-if(vErrors === null){
-vErrors = [err260];
-}
-else {
-vErrors.push(err260);
-}
-errors++;
-}
-if(data.destroys_data === undefined){
-const err261 = {instancePath,schemaPath:"#/allOf/12/then/required",keyword:"required",params:{missingProperty: "destroys_data"},message:"must have required property '"+"destroys_data"+"'",schema:schema32.allOf[12].then.required,parentSchema:schema32.allOf[12].then,data};
-if(vErrors === null){
-vErrors = [err261];
-}
-else {
-vErrors.push(err261);
-}
-errors++;
-}
-for(const key17 in data){
-if(!(func3.call(schema32.allOf[12].then.properties, key17))){
-const err262 = {instancePath,schemaPath:"#/allOf/12/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key17},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[12].then,data};
-if(vErrors === null){
-vErrors = [err262];
-}
-else {
-vErrors.push(err262);
-}
-errors++;
-}
-}
-if(data.id !== undefined){
-let data121 = data.id;
-if(typeof data121 !== "string"){
-const err263 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/12/then/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[12].then.properties.id.type,parentSchema:schema32.allOf[12].then.properties.id,data:data121};
-if(vErrors === null){
-vErrors = [err263];
-}
-else {
-vErrors.push(err263);
-}
-errors++;
-}
-}
-if(data.name !== undefined){
-let data122 = data.name;
-if(typeof data122 === "string"){
-if(!pattern39.test(data122)){
-const err264 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/databaseName/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9_]{1,64}$"},message:"must match pattern \""+"^[a-z0-9_]{1,64}$"+"\"",schema:"^[a-z0-9_]{1,64}$",parentSchema:schema81,data:data122};
-if(vErrors === null){
-vErrors = [err264];
-}
-else {
-vErrors.push(err264);
-}
-errors++;
-}
-}
-else {
-const err265 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/databaseName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema81.type,parentSchema:schema81,data:data122};
-if(vErrors === null){
-vErrors = [err265];
-}
-else {
-vErrors.push(err265);
-}
-errors++;
-}
-}
-if(data.client !== undefined){
-let data123 = data.client;
-if(typeof data123 === "string"){
-if(!pattern10.test(data123)){
-const err266 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_-]*$"+"\"",schema:"^[a-z][a-z0-9_-]*$",parentSchema:schema33,data:data123};
-if(vErrors === null){
-vErrors = [err266];
-}
-else {
-vErrors.push(err266);
-}
-errors++;
-}
-}
-else {
-const err267 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data123};
-if(vErrors === null){
-vErrors = [err267];
-}
-else {
-vErrors.push(err267);
-}
-errors++;
-}
-}
-if(data.database_id !== undefined){
-let data124 = data.database_id;
-if(!(((typeof data124 == "number") && (!(data124 % 1) && !isNaN(data124))) && (isFinite(data124)))){
-const err268 = {instancePath:instancePath+"/database_id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema35.type,parentSchema:schema35,data:data124};
+const err268 = {};
 if(vErrors === null){
 vErrors = [err268];
 }
@@ -6614,9 +6606,11 @@ vErrors.push(err268);
 }
 errors++;
 }
-if((typeof data124 == "number") && (isFinite(data124))){
-if(data124 < 1 || isNaN(data124)){
-const err269 = {instancePath:instancePath+"/database_id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema35,data:data124};
+else {
+if(data.action !== undefined){
+const _errs326 = errors;
+if("delete" !== data.action){
+const err269 = {};
 if(vErrors === null){
 vErrors = [err269];
 }
@@ -6625,12 +6619,16 @@ vErrors.push(err269);
 }
 errors++;
 }
+var valid101 = _errs326 === errors;
 }
+else {
+var valid101 = true;
 }
-if(data.destroys_data !== undefined){
-let data125 = data.destroys_data;
-if(true !== data125){
-const err270 = {instancePath:instancePath+"/destroys_data",schemaPath:"#/allOf/12/then/properties/destroys_data/const",keyword:"const",params:{allowedValue: true},message:"must be equal to constant",schema:true,parentSchema:schema32.allOf[12].then.properties.destroys_data,data:data125};
+if(valid101){
+if(data.type !== undefined){
+const _errs327 = errors;
+if("database" !== data.type){
+const err270 = {};
 if(vErrors === null){
 vErrors = [err270];
 }
@@ -6639,21 +6637,184 @@ vErrors.push(err270);
 }
 errors++;
 }
+var valid101 = _errs327 === errors;
+}
+else {
+var valid101 = true;
 }
 }
-var _valid12 = _errs310 === errors;
-valid92 = _valid12;
-if(valid92){
-var props14 = true;
 }
 }
-if(!valid92){
-const err271 = {instancePath,schemaPath:"#/allOf/12/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[12].if,parentSchema:schema32.allOf[12],data};
+var _valid12 = _errs325 === errors;
+errors = _errs324;
+if(vErrors !== null){
+if(_errs324){
+vErrors.length = _errs324;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid12){
+const _errs328 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.client === undefined){
+const err271 = {instancePath,schemaPath:"#/allOf/12/then/required",keyword:"required",params:{missingProperty: "client"},message:"must have required property '"+"client"+"'",schema:schema32.allOf[12].then.required,parentSchema:schema32.allOf[12].then,data};
 if(vErrors === null){
 vErrors = [err271];
 }
 else {
 vErrors.push(err271);
+}
+errors++;
+}
+if(data.database_id === undefined){
+const err272 = {instancePath,schemaPath:"#/allOf/12/then/required",keyword:"required",params:{missingProperty: "database_id"},message:"must have required property '"+"database_id"+"'",schema:schema32.allOf[12].then.required,parentSchema:schema32.allOf[12].then,data};
+if(vErrors === null){
+vErrors = [err272];
+}
+else {
+vErrors.push(err272);
+}
+errors++;
+}
+if(data.destroys_data === undefined){
+const err273 = {instancePath,schemaPath:"#/allOf/12/then/required",keyword:"required",params:{missingProperty: "destroys_data"},message:"must have required property '"+"destroys_data"+"'",schema:schema32.allOf[12].then.required,parentSchema:schema32.allOf[12].then,data};
+if(vErrors === null){
+vErrors = [err273];
+}
+else {
+vErrors.push(err273);
+}
+errors++;
+}
+for(const key21 in data){
+if(!(func3.call(schema32.allOf[12].then.properties, key21))){
+const err274 = {instancePath,schemaPath:"#/allOf/12/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key21},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[12].then,data};
+if(vErrors === null){
+vErrors = [err274];
+}
+else {
+vErrors.push(err274);
+}
+errors++;
+}
+}
+if(data.id !== undefined){
+let data127 = data.id;
+if(typeof data127 !== "string"){
+const err275 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/12/then/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[12].then.properties.id.type,parentSchema:schema32.allOf[12].then.properties.id,data:data127};
+if(vErrors === null){
+vErrors = [err275];
+}
+else {
+vErrors.push(err275);
+}
+errors++;
+}
+}
+if(data.name !== undefined){
+let data128 = data.name;
+if(typeof data128 === "string"){
+if(!pattern41.test(data128)){
+const err276 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/databaseName/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9_]{1,64}$"},message:"must match pattern \""+"^[a-z0-9_]{1,64}$"+"\"",schema:"^[a-z0-9_]{1,64}$",parentSchema:schema85,data:data128};
+if(vErrors === null){
+vErrors = [err276];
+}
+else {
+vErrors.push(err276);
+}
+errors++;
+}
+}
+else {
+const err277 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/databaseName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema85.type,parentSchema:schema85,data:data128};
+if(vErrors === null){
+vErrors = [err277];
+}
+else {
+vErrors.push(err277);
+}
+errors++;
+}
+}
+if(data.client !== undefined){
+let data129 = data.client;
+if(typeof data129 === "string"){
+if(!pattern10.test(data129)){
+const err278 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_-]*$"+"\"",schema:"^[a-z][a-z0-9_-]*$",parentSchema:schema33,data:data129};
+if(vErrors === null){
+vErrors = [err278];
+}
+else {
+vErrors.push(err278);
+}
+errors++;
+}
+}
+else {
+const err279 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data129};
+if(vErrors === null){
+vErrors = [err279];
+}
+else {
+vErrors.push(err279);
+}
+errors++;
+}
+}
+if(data.database_id !== undefined){
+let data130 = data.database_id;
+if(!(((typeof data130 == "number") && (!(data130 % 1) && !isNaN(data130))) && (isFinite(data130)))){
+const err280 = {instancePath:instancePath+"/database_id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema35.type,parentSchema:schema35,data:data130};
+if(vErrors === null){
+vErrors = [err280];
+}
+else {
+vErrors.push(err280);
+}
+errors++;
+}
+if((typeof data130 == "number") && (isFinite(data130))){
+if(data130 < 1 || isNaN(data130)){
+const err281 = {instancePath:instancePath+"/database_id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema35,data:data130};
+if(vErrors === null){
+vErrors = [err281];
+}
+else {
+vErrors.push(err281);
+}
+errors++;
+}
+}
+}
+if(data.destroys_data !== undefined){
+let data131 = data.destroys_data;
+if(true !== data131){
+const err282 = {instancePath:instancePath+"/destroys_data",schemaPath:"#/allOf/12/then/properties/destroys_data/const",keyword:"const",params:{allowedValue: true},message:"must be equal to constant",schema:true,parentSchema:schema32.allOf[12].then.properties.destroys_data,data:data131};
+if(vErrors === null){
+vErrors = [err282];
+}
+else {
+vErrors.push(err282);
+}
+errors++;
+}
+}
+}
+var _valid12 = _errs328 === errors;
+valid100 = _valid12;
+if(valid100){
+var props14 = true;
+}
+}
+if(!valid100){
+const err283 = {instancePath,schemaPath:"#/allOf/12/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[12].if,parentSchema:schema32.allOf[12],data};
+if(vErrors === null){
+vErrors = [err283];
+}
+else {
+vErrors.push(err283);
 }
 errors++;
 }
@@ -6666,182 +6827,13 @@ props0 = props0 || {};
 Object.assign(props0, props14);
 }
 }
-const _errs325 = errors;
-let valid98 = true;
-const _errs326 = errors;
+const _errs343 = errors;
+let valid106 = true;
+const _errs344 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing13;
 if(((data.action === undefined) && (missing13 = "action")) || ((data.type === undefined) && (missing13 = "type"))){
-const err272 = {};
-if(vErrors === null){
-vErrors = [err272];
-}
-else {
-vErrors.push(err272);
-}
-errors++;
-}
-else {
-if(data.action !== undefined){
-const _errs327 = errors;
-if("create" !== data.action){
-const err273 = {};
-if(vErrors === null){
-vErrors = [err273];
-}
-else {
-vErrors.push(err273);
-}
-errors++;
-}
-var valid99 = _errs327 === errors;
-}
-else {
-var valid99 = true;
-}
-if(valid99){
-if(data.type !== undefined){
-const _errs328 = errors;
-if("ftp_user" !== data.type){
-const err274 = {};
-if(vErrors === null){
-vErrors = [err274];
-}
-else {
-vErrors.push(err274);
-}
-errors++;
-}
-var valid99 = _errs328 === errors;
-}
-else {
-var valid99 = true;
-}
-}
-}
-}
-var _valid13 = _errs326 === errors;
-errors = _errs325;
-if(vErrors !== null){
-if(_errs325){
-vErrors.length = _errs325;
-}
-else {
-vErrors = null;
-}
-}
-if(_valid13){
-const _errs329 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.client === undefined){
-const err275 = {instancePath,schemaPath:"#/allOf/13/then/required",keyword:"required",params:{missingProperty: "client"},message:"must have required property '"+"client"+"'",schema:schema32.allOf[13].then.required,parentSchema:schema32.allOf[13].then,data};
-if(vErrors === null){
-vErrors = [err275];
-}
-else {
-vErrors.push(err275);
-}
-errors++;
-}
-if(data.client_id === undefined){
-const err276 = {instancePath,schemaPath:"#/allOf/13/then/required",keyword:"required",params:{missingProperty: "client_id"},message:"must have required property '"+"client_id"+"'",schema:schema32.allOf[13].then.required,parentSchema:schema32.allOf[13].then,data};
-if(vErrors === null){
-vErrors = [err276];
-}
-else {
-vErrors.push(err276);
-}
-errors++;
-}
-if(data.values === undefined){
-const err277 = {instancePath,schemaPath:"#/allOf/13/then/required",keyword:"required",params:{missingProperty: "values"},message:"must have required property '"+"values"+"'",schema:schema32.allOf[13].then.required,parentSchema:schema32.allOf[13].then,data};
-if(vErrors === null){
-vErrors = [err277];
-}
-else {
-vErrors.push(err277);
-}
-errors++;
-}
-for(const key18 in data){
-if(!(func3.call(schema32.allOf[13].then.properties, key18))){
-const err278 = {instancePath,schemaPath:"#/allOf/13/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key18},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[13].then,data};
-if(vErrors === null){
-vErrors = [err278];
-}
-else {
-vErrors.push(err278);
-}
-errors++;
-}
-}
-if(data.id !== undefined){
-let data128 = data.id;
-if(typeof data128 !== "string"){
-const err279 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/13/then/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[13].then.properties.id.type,parentSchema:schema32.allOf[13].then.properties.id,data:data128};
-if(vErrors === null){
-vErrors = [err279];
-}
-else {
-vErrors.push(err279);
-}
-errors++;
-}
-}
-if(data.name !== undefined){
-let data129 = data.name;
-if(typeof data129 === "string"){
-if(!pattern46.test(data129)){
-const err280 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/ftpUserName/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9._-]{0,63}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9._-]{0,63}$"+"\"",schema:"^[a-z0-9][a-z0-9._-]{0,63}$",parentSchema:schema94,data:data129};
-if(vErrors === null){
-vErrors = [err280];
-}
-else {
-vErrors.push(err280);
-}
-errors++;
-}
-}
-else {
-const err281 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/ftpUserName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema94.type,parentSchema:schema94,data:data129};
-if(vErrors === null){
-vErrors = [err281];
-}
-else {
-vErrors.push(err281);
-}
-errors++;
-}
-}
-if(data.client !== undefined){
-let data130 = data.client;
-if(typeof data130 === "string"){
-if(!pattern10.test(data130)){
-const err282 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_-]*$"+"\"",schema:"^[a-z][a-z0-9_-]*$",parentSchema:schema33,data:data130};
-if(vErrors === null){
-vErrors = [err282];
-}
-else {
-vErrors.push(err282);
-}
-errors++;
-}
-}
-else {
-const err283 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data130};
-if(vErrors === null){
-vErrors = [err283];
-}
-else {
-vErrors.push(err283);
-}
-errors++;
-}
-}
-if(data.client_id !== undefined){
-let data131 = data.client_id;
-if((!(((typeof data131 == "number") && (!(data131 % 1) && !isNaN(data131))) && (isFinite(data131)))) && (data131 !== null)){
-const err284 = {instancePath:instancePath+"/client_id",schemaPath:"#/allOf/13/then/properties/client_id/type",keyword:"type",params:{type: schema32.allOf[13].then.properties.client_id.type},message:"must be integer,null",schema:schema32.allOf[13].then.properties.client_id.type,parentSchema:schema32.allOf[13].then.properties.client_id,data:data131};
+const err284 = {};
 if(vErrors === null){
 vErrors = [err284];
 }
@@ -6850,9 +6842,11 @@ vErrors.push(err284);
 }
 errors++;
 }
-if((typeof data131 == "number") && (isFinite(data131))){
-if(data131 < 1 || isNaN(data131)){
-const err285 = {instancePath:instancePath+"/client_id",schemaPath:"#/allOf/13/then/properties/client_id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema32.allOf[13].then.properties.client_id,data:data131};
+else {
+if(data.action !== undefined){
+const _errs345 = errors;
+if("create" !== data.action){
+const err285 = {};
 if(vErrors === null){
 vErrors = [err285];
 }
@@ -6861,13 +6855,16 @@ vErrors.push(err285);
 }
 errors++;
 }
+var valid107 = _errs345 === errors;
 }
+else {
+var valid107 = true;
 }
-if(data.values !== undefined){
-let data132 = data.values;
-if(data132 && typeof data132 == "object" && !Array.isArray(data132)){
-if(data132.home === undefined){
-const err286 = {instancePath:instancePath+"/values",schemaPath:"#/$defs/ftpUserValues/required",keyword:"required",params:{missingProperty: "home"},message:"must have required property '"+"home"+"'",schema:schema96.required,parentSchema:schema96,data:data132};
+if(valid107){
+if(data.type !== undefined){
+const _errs346 = errors;
+if("ftp_user" !== data.type){
+const err286 = {};
 if(vErrors === null){
 vErrors = [err286];
 }
@@ -6876,9 +6873,29 @@ vErrors.push(err286);
 }
 errors++;
 }
-for(const key19 in data132){
-if(!((key19 === "home") || (key19 === "description"))){
-const err287 = {instancePath:instancePath+"/values",schemaPath:"#/$defs/ftpUserValues/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key19},message:"must NOT have additional properties",schema:false,parentSchema:schema96,data:data132};
+var valid107 = _errs346 === errors;
+}
+else {
+var valid107 = true;
+}
+}
+}
+}
+var _valid13 = _errs344 === errors;
+errors = _errs343;
+if(vErrors !== null){
+if(_errs343){
+vErrors.length = _errs343;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid13){
+const _errs347 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.client === undefined){
+const err287 = {instancePath,schemaPath:"#/allOf/13/then/required",keyword:"required",params:{missingProperty: "client"},message:"must have required property '"+"client"+"'",schema:schema32.allOf[13].then.required,parentSchema:schema32.allOf[13].then,data};
 if(vErrors === null){
 vErrors = [err287];
 }
@@ -6887,12 +6904,8 @@ vErrors.push(err287);
 }
 errors++;
 }
-}
-if(data132.home !== undefined){
-let data133 = data132.home;
-if(typeof data133 === "string"){
-if(!pattern48.test(data133)){
-const err288 = {instancePath:instancePath+"/values/home",schemaPath:"#/$defs/ftpUserValues/properties/home/pattern",keyword:"pattern",params:{pattern: "^/(www|files)(/.*)?$"},message:"must match pattern \""+"^/(www|files)(/.*)?$"+"\"",schema:"^/(www|files)(/.*)?$",parentSchema:schema96.properties.home,data:data133};
+if(data.client_id === undefined){
+const err288 = {instancePath,schemaPath:"#/allOf/13/then/required",keyword:"required",params:{missingProperty: "client_id"},message:"must have required property '"+"client_id"+"'",schema:schema32.allOf[13].then.required,parentSchema:schema32.allOf[13].then,data};
 if(vErrors === null){
 vErrors = [err288];
 }
@@ -6901,9 +6914,8 @@ vErrors.push(err288);
 }
 errors++;
 }
-}
-else {
-const err289 = {instancePath:instancePath+"/values/home",schemaPath:"#/$defs/ftpUserValues/properties/home/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema96.properties.home.type,parentSchema:schema96.properties.home,data:data133};
+if(data.values === undefined){
+const err289 = {instancePath,schemaPath:"#/allOf/13/then/required",keyword:"required",params:{missingProperty: "values"},message:"must have required property '"+"values"+"'",schema:schema32.allOf[13].then.required,parentSchema:schema32.allOf[13].then,data};
 if(vErrors === null){
 vErrors = [err289];
 }
@@ -6912,11 +6924,9 @@ vErrors.push(err289);
 }
 errors++;
 }
-}
-if(data132.description !== undefined){
-let data134 = data132.description;
-if(typeof data134 !== "string"){
-const err290 = {instancePath:instancePath+"/values/description",schemaPath:"#/$defs/ftpUserValues/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema96.properties.description.type,parentSchema:schema96.properties.description,data:data134};
+for(const key22 in data){
+if(!(func3.call(schema32.allOf[13].then.properties, key22))){
+const err290 = {instancePath,schemaPath:"#/allOf/13/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key22},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[13].then,data};
 if(vErrors === null){
 vErrors = [err290];
 }
@@ -6926,9 +6936,10 @@ vErrors.push(err290);
 errors++;
 }
 }
-}
-else {
-const err291 = {instancePath:instancePath+"/values",schemaPath:"#/$defs/ftpUserValues/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema96.type,parentSchema:schema96,data:data132};
+if(data.id !== undefined){
+let data134 = data.id;
+if(typeof data134 !== "string"){
+const err291 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/13/then/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[13].then.properties.id.type,parentSchema:schema32.allOf[13].then.properties.id,data:data134};
 if(vErrors === null){
 vErrors = [err291];
 }
@@ -6938,20 +6949,170 @@ vErrors.push(err291);
 errors++;
 }
 }
-}
-var _valid13 = _errs329 === errors;
-valid98 = _valid13;
-if(valid98){
-var props15 = true;
-}
-}
-if(!valid98){
-const err292 = {instancePath,schemaPath:"#/allOf/13/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[13].if,parentSchema:schema32.allOf[13],data};
+if(data.name !== undefined){
+let data135 = data.name;
+if(typeof data135 === "string"){
+if(!pattern48.test(data135)){
+const err292 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/ftpUserName/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9._-]{0,63}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9._-]{0,63}$"+"\"",schema:"^[a-z0-9][a-z0-9._-]{0,63}$",parentSchema:schema98,data:data135};
 if(vErrors === null){
 vErrors = [err292];
 }
 else {
 vErrors.push(err292);
+}
+errors++;
+}
+}
+else {
+const err293 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/ftpUserName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema98.type,parentSchema:schema98,data:data135};
+if(vErrors === null){
+vErrors = [err293];
+}
+else {
+vErrors.push(err293);
+}
+errors++;
+}
+}
+if(data.client !== undefined){
+let data136 = data.client;
+if(typeof data136 === "string"){
+if(!pattern10.test(data136)){
+const err294 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_-]*$"+"\"",schema:"^[a-z][a-z0-9_-]*$",parentSchema:schema33,data:data136};
+if(vErrors === null){
+vErrors = [err294];
+}
+else {
+vErrors.push(err294);
+}
+errors++;
+}
+}
+else {
+const err295 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data136};
+if(vErrors === null){
+vErrors = [err295];
+}
+else {
+vErrors.push(err295);
+}
+errors++;
+}
+}
+if(data.client_id !== undefined){
+let data137 = data.client_id;
+if((!(((typeof data137 == "number") && (!(data137 % 1) && !isNaN(data137))) && (isFinite(data137)))) && (data137 !== null)){
+const err296 = {instancePath:instancePath+"/client_id",schemaPath:"#/allOf/13/then/properties/client_id/type",keyword:"type",params:{type: schema32.allOf[13].then.properties.client_id.type},message:"must be integer,null",schema:schema32.allOf[13].then.properties.client_id.type,parentSchema:schema32.allOf[13].then.properties.client_id,data:data137};
+if(vErrors === null){
+vErrors = [err296];
+}
+else {
+vErrors.push(err296);
+}
+errors++;
+}
+if((typeof data137 == "number") && (isFinite(data137))){
+if(data137 < 1 || isNaN(data137)){
+const err297 = {instancePath:instancePath+"/client_id",schemaPath:"#/allOf/13/then/properties/client_id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema32.allOf[13].then.properties.client_id,data:data137};
+if(vErrors === null){
+vErrors = [err297];
+}
+else {
+vErrors.push(err297);
+}
+errors++;
+}
+}
+}
+if(data.values !== undefined){
+let data138 = data.values;
+if(data138 && typeof data138 == "object" && !Array.isArray(data138)){
+if(data138.home === undefined){
+const err298 = {instancePath:instancePath+"/values",schemaPath:"#/$defs/ftpUserValues/required",keyword:"required",params:{missingProperty: "home"},message:"must have required property '"+"home"+"'",schema:schema100.required,parentSchema:schema100,data:data138};
+if(vErrors === null){
+vErrors = [err298];
+}
+else {
+vErrors.push(err298);
+}
+errors++;
+}
+for(const key23 in data138){
+if(!((key23 === "home") || (key23 === "description"))){
+const err299 = {instancePath:instancePath+"/values",schemaPath:"#/$defs/ftpUserValues/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key23},message:"must NOT have additional properties",schema:false,parentSchema:schema100,data:data138};
+if(vErrors === null){
+vErrors = [err299];
+}
+else {
+vErrors.push(err299);
+}
+errors++;
+}
+}
+if(data138.home !== undefined){
+let data139 = data138.home;
+if(typeof data139 === "string"){
+if(!pattern50.test(data139)){
+const err300 = {instancePath:instancePath+"/values/home",schemaPath:"#/$defs/ftpUserValues/properties/home/pattern",keyword:"pattern",params:{pattern: "^/(www|files)(/.*)?$"},message:"must match pattern \""+"^/(www|files)(/.*)?$"+"\"",schema:"^/(www|files)(/.*)?$",parentSchema:schema100.properties.home,data:data139};
+if(vErrors === null){
+vErrors = [err300];
+}
+else {
+vErrors.push(err300);
+}
+errors++;
+}
+}
+else {
+const err301 = {instancePath:instancePath+"/values/home",schemaPath:"#/$defs/ftpUserValues/properties/home/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema100.properties.home.type,parentSchema:schema100.properties.home,data:data139};
+if(vErrors === null){
+vErrors = [err301];
+}
+else {
+vErrors.push(err301);
+}
+errors++;
+}
+}
+if(data138.description !== undefined){
+let data140 = data138.description;
+if(typeof data140 !== "string"){
+const err302 = {instancePath:instancePath+"/values/description",schemaPath:"#/$defs/ftpUserValues/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema100.properties.description.type,parentSchema:schema100.properties.description,data:data140};
+if(vErrors === null){
+vErrors = [err302];
+}
+else {
+vErrors.push(err302);
+}
+errors++;
+}
+}
+}
+else {
+const err303 = {instancePath:instancePath+"/values",schemaPath:"#/$defs/ftpUserValues/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema100.type,parentSchema:schema100,data:data138};
+if(vErrors === null){
+vErrors = [err303];
+}
+else {
+vErrors.push(err303);
+}
+errors++;
+}
+}
+}
+var _valid13 = _errs347 === errors;
+valid106 = _valid13;
+if(valid106){
+var props15 = true;
+}
+}
+if(!valid106){
+const err304 = {instancePath,schemaPath:"#/allOf/13/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[13].if,parentSchema:schema32.allOf[13],data};
+if(vErrors === null){
+vErrors = [err304];
+}
+else {
+vErrors.push(err304);
 }
 errors++;
 }
@@ -6964,182 +7125,13 @@ props0 = props0 || {};
 Object.assign(props0, props15);
 }
 }
-const _errs350 = errors;
-let valid105 = true;
-const _errs351 = errors;
+const _errs368 = errors;
+let valid113 = true;
+const _errs369 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing14;
 if(((data.action === undefined) && (missing14 = "action")) || ((data.type === undefined) && (missing14 = "type"))){
-const err293 = {};
-if(vErrors === null){
-vErrors = [err293];
-}
-else {
-vErrors.push(err293);
-}
-errors++;
-}
-else {
-if(data.action !== undefined){
-const _errs352 = errors;
-if("update" !== data.action){
-const err294 = {};
-if(vErrors === null){
-vErrors = [err294];
-}
-else {
-vErrors.push(err294);
-}
-errors++;
-}
-var valid106 = _errs352 === errors;
-}
-else {
-var valid106 = true;
-}
-if(valid106){
-if(data.type !== undefined){
-const _errs353 = errors;
-if("ftp_user" !== data.type){
-const err295 = {};
-if(vErrors === null){
-vErrors = [err295];
-}
-else {
-vErrors.push(err295);
-}
-errors++;
-}
-var valid106 = _errs353 === errors;
-}
-else {
-var valid106 = true;
-}
-}
-}
-}
-var _valid14 = _errs351 === errors;
-errors = _errs350;
-if(vErrors !== null){
-if(_errs350){
-vErrors.length = _errs350;
-}
-else {
-vErrors = null;
-}
-}
-if(_valid14){
-const _errs354 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.client === undefined){
-const err296 = {instancePath,schemaPath:"#/allOf/14/then/required",keyword:"required",params:{missingProperty: "client"},message:"must have required property '"+"client"+"'",schema:schema32.allOf[14].then.required,parentSchema:schema32.allOf[14].then,data};
-if(vErrors === null){
-vErrors = [err296];
-}
-else {
-vErrors.push(err296);
-}
-errors++;
-}
-if(data.ftp_user_id === undefined){
-const err297 = {instancePath,schemaPath:"#/allOf/14/then/required",keyword:"required",params:{missingProperty: "ftp_user_id"},message:"must have required property '"+"ftp_user_id"+"'",schema:schema32.allOf[14].then.required,parentSchema:schema32.allOf[14].then,data};
-if(vErrors === null){
-vErrors = [err297];
-}
-else {
-vErrors.push(err297);
-}
-errors++;
-}
-if(data.fields === undefined){
-const err298 = {instancePath,schemaPath:"#/allOf/14/then/required",keyword:"required",params:{missingProperty: "fields"},message:"must have required property '"+"fields"+"'",schema:schema32.allOf[14].then.required,parentSchema:schema32.allOf[14].then,data};
-if(vErrors === null){
-vErrors = [err298];
-}
-else {
-vErrors.push(err298);
-}
-errors++;
-}
-for(const key20 in data){
-if(!(func3.call(schema32.allOf[14].then.properties, key20))){
-const err299 = {instancePath,schemaPath:"#/allOf/14/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key20},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[14].then,data};
-if(vErrors === null){
-vErrors = [err299];
-}
-else {
-vErrors.push(err299);
-}
-errors++;
-}
-}
-if(data.id !== undefined){
-let data137 = data.id;
-if(typeof data137 !== "string"){
-const err300 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/14/then/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[14].then.properties.id.type,parentSchema:schema32.allOf[14].then.properties.id,data:data137};
-if(vErrors === null){
-vErrors = [err300];
-}
-else {
-vErrors.push(err300);
-}
-errors++;
-}
-}
-if(data.name !== undefined){
-let data138 = data.name;
-if(typeof data138 === "string"){
-if(!pattern46.test(data138)){
-const err301 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/ftpUserName/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9._-]{0,63}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9._-]{0,63}$"+"\"",schema:"^[a-z0-9][a-z0-9._-]{0,63}$",parentSchema:schema94,data:data138};
-if(vErrors === null){
-vErrors = [err301];
-}
-else {
-vErrors.push(err301);
-}
-errors++;
-}
-}
-else {
-const err302 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/ftpUserName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema94.type,parentSchema:schema94,data:data138};
-if(vErrors === null){
-vErrors = [err302];
-}
-else {
-vErrors.push(err302);
-}
-errors++;
-}
-}
-if(data.client !== undefined){
-let data139 = data.client;
-if(typeof data139 === "string"){
-if(!pattern10.test(data139)){
-const err303 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_-]*$"+"\"",schema:"^[a-z][a-z0-9_-]*$",parentSchema:schema33,data:data139};
-if(vErrors === null){
-vErrors = [err303];
-}
-else {
-vErrors.push(err303);
-}
-errors++;
-}
-}
-else {
-const err304 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data139};
-if(vErrors === null){
-vErrors = [err304];
-}
-else {
-vErrors.push(err304);
-}
-errors++;
-}
-}
-if(data.ftp_user_id !== undefined){
-let data140 = data.ftp_user_id;
-if(!(((typeof data140 == "number") && (!(data140 % 1) && !isNaN(data140))) && (isFinite(data140)))){
-const err305 = {instancePath:instancePath+"/ftp_user_id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema35.type,parentSchema:schema35,data:data140};
+const err305 = {};
 if(vErrors === null){
 vErrors = [err305];
 }
@@ -7148,9 +7140,11 @@ vErrors.push(err305);
 }
 errors++;
 }
-if((typeof data140 == "number") && (isFinite(data140))){
-if(data140 < 1 || isNaN(data140)){
-const err306 = {instancePath:instancePath+"/ftp_user_id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema35,data:data140};
+else {
+if(data.action !== undefined){
+const _errs370 = errors;
+if("update" !== data.action){
+const err306 = {};
 if(vErrors === null){
 vErrors = [err306];
 }
@@ -7159,13 +7153,16 @@ vErrors.push(err306);
 }
 errors++;
 }
+var valid114 = _errs370 === errors;
 }
+else {
+var valid114 = true;
 }
-if(data.fields !== undefined){
-let data141 = data.fields;
-if(Array.isArray(data141)){
-if(data141.length < 1){
-const err307 = {instancePath:instancePath+"/fields",schemaPath:"#/allOf/14/then/properties/fields/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema32.allOf[14].then.properties.fields,data:data141};
+if(valid114){
+if(data.type !== undefined){
+const _errs371 = errors;
+if("ftp_user" !== data.type){
+const err307 = {};
 if(vErrors === null){
 vErrors = [err307];
 }
@@ -7174,16 +7171,29 @@ vErrors.push(err307);
 }
 errors++;
 }
-const len8 = data141.length;
-for(let i8=0; i8<len8; i8++){
-let data142 = data141[i8];
-const _errs371 = errors;
-let valid114 = false;
-let passing0 = null;
+var valid114 = _errs371 === errors;
+}
+else {
+var valid114 = true;
+}
+}
+}
+}
+var _valid14 = _errs369 === errors;
+errors = _errs368;
+if(vErrors !== null){
+if(_errs368){
+vErrors.length = _errs368;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid14){
 const _errs372 = errors;
-if(data142 && typeof data142 == "object" && !Array.isArray(data142)){
-if(data142.field === undefined){
-const err308 = {instancePath:instancePath+"/fields/" + i8,schemaPath:"#/$defs/ftpUserFieldChange/oneOf/0/required",keyword:"required",params:{missingProperty: "field"},message:"must have required property '"+"field"+"'",schema:schema100.oneOf[0].required,parentSchema:schema100.oneOf[0],data:data142};
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.client === undefined){
+const err308 = {instancePath,schemaPath:"#/allOf/14/then/required",keyword:"required",params:{missingProperty: "client"},message:"must have required property '"+"client"+"'",schema:schema32.allOf[14].then.required,parentSchema:schema32.allOf[14].then,data};
 if(vErrors === null){
 vErrors = [err308];
 }
@@ -7192,8 +7202,8 @@ vErrors.push(err308);
 }
 errors++;
 }
-if(data142.before === undefined){
-const err309 = {instancePath:instancePath+"/fields/" + i8,schemaPath:"#/$defs/ftpUserFieldChange/oneOf/0/required",keyword:"required",params:{missingProperty: "before"},message:"must have required property '"+"before"+"'",schema:schema100.oneOf[0].required,parentSchema:schema100.oneOf[0],data:data142};
+if(data.ftp_user_id === undefined){
+const err309 = {instancePath,schemaPath:"#/allOf/14/then/required",keyword:"required",params:{missingProperty: "ftp_user_id"},message:"must have required property '"+"ftp_user_id"+"'",schema:schema32.allOf[14].then.required,parentSchema:schema32.allOf[14].then,data};
 if(vErrors === null){
 vErrors = [err309];
 }
@@ -7202,8 +7212,8 @@ vErrors.push(err309);
 }
 errors++;
 }
-if(data142.after === undefined){
-const err310 = {instancePath:instancePath+"/fields/" + i8,schemaPath:"#/$defs/ftpUserFieldChange/oneOf/0/required",keyword:"required",params:{missingProperty: "after"},message:"must have required property '"+"after"+"'",schema:schema100.oneOf[0].required,parentSchema:schema100.oneOf[0],data:data142};
+if(data.fields === undefined){
+const err310 = {instancePath,schemaPath:"#/allOf/14/then/required",keyword:"required",params:{missingProperty: "fields"},message:"must have required property '"+"fields"+"'",schema:schema32.allOf[14].then.required,parentSchema:schema32.allOf[14].then,data};
 if(vErrors === null){
 vErrors = [err310];
 }
@@ -7212,9 +7222,9 @@ vErrors.push(err310);
 }
 errors++;
 }
-for(const key21 in data142){
-if(!(((key21 === "field") || (key21 === "before")) || (key21 === "after"))){
-const err311 = {instancePath:instancePath+"/fields/" + i8,schemaPath:"#/$defs/ftpUserFieldChange/oneOf/0/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key21},message:"must NOT have additional properties",schema:false,parentSchema:schema100.oneOf[0],data:data142};
+for(const key24 in data){
+if(!(func3.call(schema32.allOf[14].then.properties, key24))){
+const err311 = {instancePath,schemaPath:"#/allOf/14/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key24},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[14].then,data};
 if(vErrors === null){
 vErrors = [err311];
 }
@@ -7224,10 +7234,10 @@ vErrors.push(err311);
 errors++;
 }
 }
-if(data142.field !== undefined){
-let data143 = data142.field;
-if("home" !== data143){
-const err312 = {instancePath:instancePath+"/fields/" + i8+"/field",schemaPath:"#/$defs/ftpUserFieldChange/oneOf/0/properties/field/const",keyword:"const",params:{allowedValue: "home"},message:"must be equal to constant",schema:"home",parentSchema:schema100.oneOf[0].properties.field,data:data143};
+if(data.id !== undefined){
+let data143 = data.id;
+if(typeof data143 !== "string"){
+const err312 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/14/then/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[14].then.properties.id.type,parentSchema:schema32.allOf[14].then.properties.id,data:data143};
 if(vErrors === null){
 vErrors = [err312];
 }
@@ -7237,10 +7247,11 @@ vErrors.push(err312);
 errors++;
 }
 }
-if(data142.before !== undefined){
-let data144 = data142.before;
-if(typeof data144 !== "string"){
-const err313 = {instancePath:instancePath+"/fields/" + i8+"/before",schemaPath:"#/$defs/ftpUserFieldChange/oneOf/0/properties/before/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema100.oneOf[0].properties.before.type,parentSchema:schema100.oneOf[0].properties.before,data:data144};
+if(data.name !== undefined){
+let data144 = data.name;
+if(typeof data144 === "string"){
+if(!pattern48.test(data144)){
+const err313 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/ftpUserName/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9._-]{0,63}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9._-]{0,63}$"+"\"",schema:"^[a-z0-9][a-z0-9._-]{0,63}$",parentSchema:schema98,data:data144};
 if(vErrors === null){
 vErrors = [err313];
 }
@@ -7250,10 +7261,8 @@ vErrors.push(err313);
 errors++;
 }
 }
-if(data142.after !== undefined){
-let data145 = data142.after;
-if(typeof data145 !== "string"){
-const err314 = {instancePath:instancePath+"/fields/" + i8+"/after",schemaPath:"#/$defs/ftpUserFieldChange/oneOf/0/properties/after/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema100.oneOf[0].properties.after.type,parentSchema:schema100.oneOf[0].properties.after,data:data145};
+else {
+const err314 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/ftpUserName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema98.type,parentSchema:schema98,data:data144};
 if(vErrors === null){
 vErrors = [err314];
 }
@@ -7263,9 +7272,11 @@ vErrors.push(err314);
 errors++;
 }
 }
-}
-else {
-const err315 = {instancePath:instancePath+"/fields/" + i8,schemaPath:"#/$defs/ftpUserFieldChange/oneOf/0/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema100.oneOf[0].type,parentSchema:schema100.oneOf[0],data:data142};
+if(data.client !== undefined){
+let data145 = data.client;
+if(typeof data145 === "string"){
+if(!pattern10.test(data145)){
+const err315 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_-]*$"+"\"",schema:"^[a-z][a-z0-9_-]*$",parentSchema:schema33,data:data145};
 if(vErrors === null){
 vErrors = [err315];
 }
@@ -7274,16 +7285,9 @@ vErrors.push(err315);
 }
 errors++;
 }
-var _valid15 = _errs372 === errors;
-if(_valid15){
-valid114 = true;
-passing0 = 0;
-var props16 = true;
 }
-const _errs380 = errors;
-if(data142 && typeof data142 == "object" && !Array.isArray(data142)){
-if(data142.field === undefined){
-const err316 = {instancePath:instancePath+"/fields/" + i8,schemaPath:"#/$defs/ftpUserFieldChange/oneOf/1/required",keyword:"required",params:{missingProperty: "field"},message:"must have required property '"+"field"+"'",schema:schema100.oneOf[1].required,parentSchema:schema100.oneOf[1],data:data142};
+else {
+const err316 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data145};
 if(vErrors === null){
 vErrors = [err316];
 }
@@ -7292,8 +7296,11 @@ vErrors.push(err316);
 }
 errors++;
 }
-if(data142.before === undefined){
-const err317 = {instancePath:instancePath+"/fields/" + i8,schemaPath:"#/$defs/ftpUserFieldChange/oneOf/1/required",keyword:"required",params:{missingProperty: "before"},message:"must have required property '"+"before"+"'",schema:schema100.oneOf[1].required,parentSchema:schema100.oneOf[1],data:data142};
+}
+if(data.ftp_user_id !== undefined){
+let data146 = data.ftp_user_id;
+if(!(((typeof data146 == "number") && (!(data146 % 1) && !isNaN(data146))) && (isFinite(data146)))){
+const err317 = {instancePath:instancePath+"/ftp_user_id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema35.type,parentSchema:schema35,data:data146};
 if(vErrors === null){
 vErrors = [err317];
 }
@@ -7302,8 +7309,9 @@ vErrors.push(err317);
 }
 errors++;
 }
-if(data142.after === undefined){
-const err318 = {instancePath:instancePath+"/fields/" + i8,schemaPath:"#/$defs/ftpUserFieldChange/oneOf/1/required",keyword:"required",params:{missingProperty: "after"},message:"must have required property '"+"after"+"'",schema:schema100.oneOf[1].required,parentSchema:schema100.oneOf[1],data:data142};
+if((typeof data146 == "number") && (isFinite(data146))){
+if(data146 < 1 || isNaN(data146)){
+const err318 = {instancePath:instancePath+"/ftp_user_id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema35,data:data146};
 if(vErrors === null){
 vErrors = [err318];
 }
@@ -7312,9 +7320,13 @@ vErrors.push(err318);
 }
 errors++;
 }
-for(const key22 in data142){
-if(!(((key22 === "field") || (key22 === "before")) || (key22 === "after"))){
-const err319 = {instancePath:instancePath+"/fields/" + i8,schemaPath:"#/$defs/ftpUserFieldChange/oneOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key22},message:"must NOT have additional properties",schema:false,parentSchema:schema100.oneOf[1],data:data142};
+}
+}
+if(data.fields !== undefined){
+let data147 = data.fields;
+if(Array.isArray(data147)){
+if(data147.length < 1){
+const err319 = {instancePath:instancePath+"/fields",schemaPath:"#/allOf/14/then/properties/fields/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema32.allOf[14].then.properties.fields,data:data147};
 if(vErrors === null){
 vErrors = [err319];
 }
@@ -7323,11 +7335,16 @@ vErrors.push(err319);
 }
 errors++;
 }
-}
-if(data142.field !== undefined){
-let data146 = data142.field;
-if("description" !== data146){
-const err320 = {instancePath:instancePath+"/fields/" + i8+"/field",schemaPath:"#/$defs/ftpUserFieldChange/oneOf/1/properties/field/const",keyword:"const",params:{allowedValue: "description"},message:"must be equal to constant",schema:"description",parentSchema:schema100.oneOf[1].properties.field,data:data146};
+const len8 = data147.length;
+for(let i8=0; i8<len8; i8++){
+let data148 = data147[i8];
+const _errs389 = errors;
+let valid122 = false;
+let passing0 = null;
+const _errs390 = errors;
+if(data148 && typeof data148 == "object" && !Array.isArray(data148)){
+if(data148.field === undefined){
+const err320 = {instancePath:instancePath+"/fields/" + i8,schemaPath:"#/$defs/ftpUserFieldChange/oneOf/0/required",keyword:"required",params:{missingProperty: "field"},message:"must have required property '"+"field"+"'",schema:schema104.oneOf[0].required,parentSchema:schema104.oneOf[0],data:data148};
 if(vErrors === null){
 vErrors = [err320];
 }
@@ -7336,11 +7353,8 @@ vErrors.push(err320);
 }
 errors++;
 }
-}
-if(data142.before !== undefined){
-let data147 = data142.before;
-if(typeof data147 !== "string"){
-const err321 = {instancePath:instancePath+"/fields/" + i8+"/before",schemaPath:"#/$defs/ftpUserFieldChange/oneOf/1/properties/before/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema100.oneOf[1].properties.before.type,parentSchema:schema100.oneOf[1].properties.before,data:data147};
+if(data148.before === undefined){
+const err321 = {instancePath:instancePath+"/fields/" + i8,schemaPath:"#/$defs/ftpUserFieldChange/oneOf/0/required",keyword:"required",params:{missingProperty: "before"},message:"must have required property '"+"before"+"'",schema:schema104.oneOf[0].required,parentSchema:schema104.oneOf[0],data:data148};
 if(vErrors === null){
 vErrors = [err321];
 }
@@ -7349,11 +7363,8 @@ vErrors.push(err321);
 }
 errors++;
 }
-}
-if(data142.after !== undefined){
-let data148 = data142.after;
-if(typeof data148 !== "string"){
-const err322 = {instancePath:instancePath+"/fields/" + i8+"/after",schemaPath:"#/$defs/ftpUserFieldChange/oneOf/1/properties/after/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema100.oneOf[1].properties.after.type,parentSchema:schema100.oneOf[1].properties.after,data:data148};
+if(data148.after === undefined){
+const err322 = {instancePath:instancePath+"/fields/" + i8,schemaPath:"#/$defs/ftpUserFieldChange/oneOf/0/required",keyword:"required",params:{missingProperty: "after"},message:"must have required property '"+"after"+"'",schema:schema104.oneOf[0].required,parentSchema:schema104.oneOf[0],data:data148};
 if(vErrors === null){
 vErrors = [err322];
 }
@@ -7362,10 +7373,9 @@ vErrors.push(err322);
 }
 errors++;
 }
-}
-}
-else {
-const err323 = {instancePath:instancePath+"/fields/" + i8,schemaPath:"#/$defs/ftpUserFieldChange/oneOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema100.oneOf[1].type,parentSchema:schema100.oneOf[1],data:data142};
+for(const key25 in data148){
+if(!(((key25 === "field") || (key25 === "before")) || (key25 === "after"))){
+const err323 = {instancePath:instancePath+"/fields/" + i8,schemaPath:"#/$defs/ftpUserFieldChange/oneOf/0/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key25},message:"must NOT have additional properties",schema:false,parentSchema:schema104.oneOf[0],data:data148};
 if(vErrors === null){
 vErrors = [err323];
 }
@@ -7374,22 +7384,11 @@ vErrors.push(err323);
 }
 errors++;
 }
-var _valid15 = _errs380 === errors;
-if(_valid15 && valid114){
-valid114 = false;
-passing0 = [passing0, 1];
 }
-else {
-if(_valid15){
-valid114 = true;
-passing0 = 1;
-if(props16 !== true){
-props16 = true;
-}
-}
-}
-if(!valid114){
-const err324 = {instancePath:instancePath+"/fields/" + i8,schemaPath:"#/$defs/ftpUserFieldChange/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema100.oneOf,parentSchema:schema100,data:data142};
+if(data148.field !== undefined){
+let data149 = data148.field;
+if("home" !== data149){
+const err324 = {instancePath:instancePath+"/fields/" + i8+"/field",schemaPath:"#/$defs/ftpUserFieldChange/oneOf/0/properties/field/const",keyword:"const",params:{allowedValue: "home"},message:"must be equal to constant",schema:"home",parentSchema:schema104.oneOf[0].properties.field,data:data149};
 if(vErrors === null){
 vErrors = [err324];
 }
@@ -7398,21 +7397,11 @@ vErrors.push(err324);
 }
 errors++;
 }
-else {
-errors = _errs371;
-if(vErrors !== null){
-if(_errs371){
-vErrors.length = _errs371;
 }
-else {
-vErrors = null;
-}
-}
-}
-}
-}
-else {
-const err325 = {instancePath:instancePath+"/fields",schemaPath:"#/allOf/14/then/properties/fields/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.allOf[14].then.properties.fields.type,parentSchema:schema32.allOf[14].then.properties.fields,data:data141};
+if(data148.before !== undefined){
+let data150 = data148.before;
+if(typeof data150 !== "string"){
+const err325 = {instancePath:instancePath+"/fields/" + i8+"/before",schemaPath:"#/$defs/ftpUserFieldChange/oneOf/0/properties/before/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema104.oneOf[0].properties.before.type,parentSchema:schema104.oneOf[0].properties.before,data:data150};
 if(vErrors === null){
 vErrors = [err325];
 }
@@ -7422,20 +7411,192 @@ vErrors.push(err325);
 errors++;
 }
 }
-}
-var _valid14 = _errs354 === errors;
-valid105 = _valid14;
-if(valid105){
-var props17 = true;
-}
-}
-if(!valid105){
-const err326 = {instancePath,schemaPath:"#/allOf/14/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[14].if,parentSchema:schema32.allOf[14],data};
+if(data148.after !== undefined){
+let data151 = data148.after;
+if(typeof data151 !== "string"){
+const err326 = {instancePath:instancePath+"/fields/" + i8+"/after",schemaPath:"#/$defs/ftpUserFieldChange/oneOf/0/properties/after/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema104.oneOf[0].properties.after.type,parentSchema:schema104.oneOf[0].properties.after,data:data151};
 if(vErrors === null){
 vErrors = [err326];
 }
 else {
 vErrors.push(err326);
+}
+errors++;
+}
+}
+}
+else {
+const err327 = {instancePath:instancePath+"/fields/" + i8,schemaPath:"#/$defs/ftpUserFieldChange/oneOf/0/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema104.oneOf[0].type,parentSchema:schema104.oneOf[0],data:data148};
+if(vErrors === null){
+vErrors = [err327];
+}
+else {
+vErrors.push(err327);
+}
+errors++;
+}
+var _valid15 = _errs390 === errors;
+if(_valid15){
+valid122 = true;
+passing0 = 0;
+var props16 = true;
+}
+const _errs398 = errors;
+if(data148 && typeof data148 == "object" && !Array.isArray(data148)){
+if(data148.field === undefined){
+const err328 = {instancePath:instancePath+"/fields/" + i8,schemaPath:"#/$defs/ftpUserFieldChange/oneOf/1/required",keyword:"required",params:{missingProperty: "field"},message:"must have required property '"+"field"+"'",schema:schema104.oneOf[1].required,parentSchema:schema104.oneOf[1],data:data148};
+if(vErrors === null){
+vErrors = [err328];
+}
+else {
+vErrors.push(err328);
+}
+errors++;
+}
+if(data148.before === undefined){
+const err329 = {instancePath:instancePath+"/fields/" + i8,schemaPath:"#/$defs/ftpUserFieldChange/oneOf/1/required",keyword:"required",params:{missingProperty: "before"},message:"must have required property '"+"before"+"'",schema:schema104.oneOf[1].required,parentSchema:schema104.oneOf[1],data:data148};
+if(vErrors === null){
+vErrors = [err329];
+}
+else {
+vErrors.push(err329);
+}
+errors++;
+}
+if(data148.after === undefined){
+const err330 = {instancePath:instancePath+"/fields/" + i8,schemaPath:"#/$defs/ftpUserFieldChange/oneOf/1/required",keyword:"required",params:{missingProperty: "after"},message:"must have required property '"+"after"+"'",schema:schema104.oneOf[1].required,parentSchema:schema104.oneOf[1],data:data148};
+if(vErrors === null){
+vErrors = [err330];
+}
+else {
+vErrors.push(err330);
+}
+errors++;
+}
+for(const key26 in data148){
+if(!(((key26 === "field") || (key26 === "before")) || (key26 === "after"))){
+const err331 = {instancePath:instancePath+"/fields/" + i8,schemaPath:"#/$defs/ftpUserFieldChange/oneOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key26},message:"must NOT have additional properties",schema:false,parentSchema:schema104.oneOf[1],data:data148};
+if(vErrors === null){
+vErrors = [err331];
+}
+else {
+vErrors.push(err331);
+}
+errors++;
+}
+}
+if(data148.field !== undefined){
+let data152 = data148.field;
+if("description" !== data152){
+const err332 = {instancePath:instancePath+"/fields/" + i8+"/field",schemaPath:"#/$defs/ftpUserFieldChange/oneOf/1/properties/field/const",keyword:"const",params:{allowedValue: "description"},message:"must be equal to constant",schema:"description",parentSchema:schema104.oneOf[1].properties.field,data:data152};
+if(vErrors === null){
+vErrors = [err332];
+}
+else {
+vErrors.push(err332);
+}
+errors++;
+}
+}
+if(data148.before !== undefined){
+let data153 = data148.before;
+if(typeof data153 !== "string"){
+const err333 = {instancePath:instancePath+"/fields/" + i8+"/before",schemaPath:"#/$defs/ftpUserFieldChange/oneOf/1/properties/before/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema104.oneOf[1].properties.before.type,parentSchema:schema104.oneOf[1].properties.before,data:data153};
+if(vErrors === null){
+vErrors = [err333];
+}
+else {
+vErrors.push(err333);
+}
+errors++;
+}
+}
+if(data148.after !== undefined){
+let data154 = data148.after;
+if(typeof data154 !== "string"){
+const err334 = {instancePath:instancePath+"/fields/" + i8+"/after",schemaPath:"#/$defs/ftpUserFieldChange/oneOf/1/properties/after/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema104.oneOf[1].properties.after.type,parentSchema:schema104.oneOf[1].properties.after,data:data154};
+if(vErrors === null){
+vErrors = [err334];
+}
+else {
+vErrors.push(err334);
+}
+errors++;
+}
+}
+}
+else {
+const err335 = {instancePath:instancePath+"/fields/" + i8,schemaPath:"#/$defs/ftpUserFieldChange/oneOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema104.oneOf[1].type,parentSchema:schema104.oneOf[1],data:data148};
+if(vErrors === null){
+vErrors = [err335];
+}
+else {
+vErrors.push(err335);
+}
+errors++;
+}
+var _valid15 = _errs398 === errors;
+if(_valid15 && valid122){
+valid122 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid15){
+valid122 = true;
+passing0 = 1;
+if(props16 !== true){
+props16 = true;
+}
+}
+}
+if(!valid122){
+const err336 = {instancePath:instancePath+"/fields/" + i8,schemaPath:"#/$defs/ftpUserFieldChange/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema104.oneOf,parentSchema:schema104,data:data148};
+if(vErrors === null){
+vErrors = [err336];
+}
+else {
+vErrors.push(err336);
+}
+errors++;
+}
+else {
+errors = _errs389;
+if(vErrors !== null){
+if(_errs389){
+vErrors.length = _errs389;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+else {
+const err337 = {instancePath:instancePath+"/fields",schemaPath:"#/allOf/14/then/properties/fields/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.allOf[14].then.properties.fields.type,parentSchema:schema32.allOf[14].then.properties.fields,data:data147};
+if(vErrors === null){
+vErrors = [err337];
+}
+else {
+vErrors.push(err337);
+}
+errors++;
+}
+}
+}
+var _valid14 = _errs372 === errors;
+valid113 = _valid14;
+if(valid113){
+var props17 = true;
+}
+}
+if(!valid113){
+const err338 = {instancePath,schemaPath:"#/allOf/14/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[14].if,parentSchema:schema32.allOf[14],data};
+if(vErrors === null){
+vErrors = [err338];
+}
+else {
+vErrors.push(err338);
 }
 errors++;
 }
@@ -7448,183 +7609,13 @@ props0 = props0 || {};
 Object.assign(props0, props17);
 }
 }
-const _errs389 = errors;
-let valid117 = true;
-const _errs390 = errors;
+const _errs407 = errors;
+let valid125 = true;
+const _errs408 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing15;
 if(((data.action === undefined) && (missing15 = "action")) || ((data.type === undefined) && (missing15 = "type"))){
-const err327 = {};
-if(vErrors === null){
-vErrors = [err327];
-}
-else {
-vErrors.push(err327);
-}
-errors++;
-}
-else {
-if(data.action !== undefined){
-const _errs391 = errors;
-if("delete" !== data.action){
-const err328 = {};
-if(vErrors === null){
-vErrors = [err328];
-}
-else {
-vErrors.push(err328);
-}
-errors++;
-}
-var valid118 = _errs391 === errors;
-}
-else {
-var valid118 = true;
-}
-if(valid118){
-if(data.type !== undefined){
-const _errs392 = errors;
-if("ftp_user" !== data.type){
-const err329 = {};
-if(vErrors === null){
-vErrors = [err329];
-}
-else {
-vErrors.push(err329);
-}
-errors++;
-}
-var valid118 = _errs392 === errors;
-}
-else {
-var valid118 = true;
-}
-}
-}
-}
-var _valid16 = _errs390 === errors;
-errors = _errs389;
-if(vErrors !== null){
-if(_errs389){
-vErrors.length = _errs389;
-}
-else {
-vErrors = null;
-}
-}
-if(_valid16){
-const _errs393 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.client === undefined){
-const err330 = {instancePath,schemaPath:"#/allOf/15/then/required",keyword:"required",params:{missingProperty: "client"},message:"must have required property '"+"client"+"'",schema:schema32.allOf[15].then.required,parentSchema:schema32.allOf[15].then,data};
-if(vErrors === null){
-vErrors = [err330];
-}
-else {
-vErrors.push(err330);
-}
-errors++;
-}
-if(data.ftp_user_id === undefined){
-const err331 = {instancePath,schemaPath:"#/allOf/15/then/required",keyword:"required",params:{missingProperty: "ftp_user_id"},message:"must have required property '"+"ftp_user_id"+"'",schema:schema32.allOf[15].then.required,parentSchema:schema32.allOf[15].then,data};
-if(vErrors === null){
-vErrors = [err331];
-}
-else {
-vErrors.push(err331);
-}
-errors++;
-}
-for(const key23 in data){
-if(!(func3.call(schema32.allOf[15].then.properties, key23))){
-const err332 = {instancePath,schemaPath:"#/allOf/15/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key23},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[15].then,data};
-if(vErrors === null){
-vErrors = [err332];
-}
-else {
-vErrors.push(err332);
-}
-errors++;
-}
-}
-if(data.id !== undefined){
-let data151 = data.id;
-if(typeof data151 !== "string"){
-const err333 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/15/then/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[15].then.properties.id.type,parentSchema:schema32.allOf[15].then.properties.id,data:data151};
-if(vErrors === null){
-vErrors = [err333];
-}
-else {
-vErrors.push(err333);
-}
-errors++;
-}
-}
-if(data.name !== undefined){
-let data152 = data.name;
-if(typeof data152 === "string"){
-if(!pattern46.test(data152)){
-const err334 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/ftpUserName/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9._-]{0,63}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9._-]{0,63}$"+"\"",schema:"^[a-z0-9][a-z0-9._-]{0,63}$",parentSchema:schema94,data:data152};
-if(vErrors === null){
-vErrors = [err334];
-}
-else {
-vErrors.push(err334);
-}
-errors++;
-}
-}
-else {
-const err335 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/ftpUserName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema94.type,parentSchema:schema94,data:data152};
-if(vErrors === null){
-vErrors = [err335];
-}
-else {
-vErrors.push(err335);
-}
-errors++;
-}
-}
-if(data.client !== undefined){
-let data153 = data.client;
-if(typeof data153 === "string"){
-if(!pattern10.test(data153)){
-const err336 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_-]*$"+"\"",schema:"^[a-z][a-z0-9_-]*$",parentSchema:schema33,data:data153};
-if(vErrors === null){
-vErrors = [err336];
-}
-else {
-vErrors.push(err336);
-}
-errors++;
-}
-}
-else {
-const err337 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data153};
-if(vErrors === null){
-vErrors = [err337];
-}
-else {
-vErrors.push(err337);
-}
-errors++;
-}
-}
-if(data.ftp_user_id !== undefined){
-let data154 = data.ftp_user_id;
-if(!(((typeof data154 == "number") && (!(data154 % 1) && !isNaN(data154))) && (isFinite(data154)))){
-const err338 = {instancePath:instancePath+"/ftp_user_id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema35.type,parentSchema:schema35,data:data154};
-if(vErrors === null){
-vErrors = [err338];
-}
-else {
-vErrors.push(err338);
-}
-errors++;
-}
-if((typeof data154 == "number") && (isFinite(data154))){
-if(data154 < 1 || isNaN(data154)){
-const err339 = {instancePath:instancePath+"/ftp_user_id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema35,data:data154};
+const err339 = {};
 if(vErrors === null){
 vErrors = [err339];
 }
@@ -7633,22 +7624,192 @@ vErrors.push(err339);
 }
 errors++;
 }
-}
-}
-}
-var _valid16 = _errs393 === errors;
-valid117 = _valid16;
-if(valid117){
-var props18 = true;
-}
-}
-if(!valid117){
-const err340 = {instancePath,schemaPath:"#/allOf/15/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[15].if,parentSchema:schema32.allOf[15],data};
+else {
+if(data.action !== undefined){
+const _errs409 = errors;
+if("delete" !== data.action){
+const err340 = {};
 if(vErrors === null){
 vErrors = [err340];
 }
 else {
 vErrors.push(err340);
+}
+errors++;
+}
+var valid126 = _errs409 === errors;
+}
+else {
+var valid126 = true;
+}
+if(valid126){
+if(data.type !== undefined){
+const _errs410 = errors;
+if("ftp_user" !== data.type){
+const err341 = {};
+if(vErrors === null){
+vErrors = [err341];
+}
+else {
+vErrors.push(err341);
+}
+errors++;
+}
+var valid126 = _errs410 === errors;
+}
+else {
+var valid126 = true;
+}
+}
+}
+}
+var _valid16 = _errs408 === errors;
+errors = _errs407;
+if(vErrors !== null){
+if(_errs407){
+vErrors.length = _errs407;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid16){
+const _errs411 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.client === undefined){
+const err342 = {instancePath,schemaPath:"#/allOf/15/then/required",keyword:"required",params:{missingProperty: "client"},message:"must have required property '"+"client"+"'",schema:schema32.allOf[15].then.required,parentSchema:schema32.allOf[15].then,data};
+if(vErrors === null){
+vErrors = [err342];
+}
+else {
+vErrors.push(err342);
+}
+errors++;
+}
+if(data.ftp_user_id === undefined){
+const err343 = {instancePath,schemaPath:"#/allOf/15/then/required",keyword:"required",params:{missingProperty: "ftp_user_id"},message:"must have required property '"+"ftp_user_id"+"'",schema:schema32.allOf[15].then.required,parentSchema:schema32.allOf[15].then,data};
+if(vErrors === null){
+vErrors = [err343];
+}
+else {
+vErrors.push(err343);
+}
+errors++;
+}
+for(const key27 in data){
+if(!(func3.call(schema32.allOf[15].then.properties, key27))){
+const err344 = {instancePath,schemaPath:"#/allOf/15/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key27},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[15].then,data};
+if(vErrors === null){
+vErrors = [err344];
+}
+else {
+vErrors.push(err344);
+}
+errors++;
+}
+}
+if(data.id !== undefined){
+let data157 = data.id;
+if(typeof data157 !== "string"){
+const err345 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/15/then/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[15].then.properties.id.type,parentSchema:schema32.allOf[15].then.properties.id,data:data157};
+if(vErrors === null){
+vErrors = [err345];
+}
+else {
+vErrors.push(err345);
+}
+errors++;
+}
+}
+if(data.name !== undefined){
+let data158 = data.name;
+if(typeof data158 === "string"){
+if(!pattern48.test(data158)){
+const err346 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/ftpUserName/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9._-]{0,63}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9._-]{0,63}$"+"\"",schema:"^[a-z0-9][a-z0-9._-]{0,63}$",parentSchema:schema98,data:data158};
+if(vErrors === null){
+vErrors = [err346];
+}
+else {
+vErrors.push(err346);
+}
+errors++;
+}
+}
+else {
+const err347 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/ftpUserName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema98.type,parentSchema:schema98,data:data158};
+if(vErrors === null){
+vErrors = [err347];
+}
+else {
+vErrors.push(err347);
+}
+errors++;
+}
+}
+if(data.client !== undefined){
+let data159 = data.client;
+if(typeof data159 === "string"){
+if(!pattern10.test(data159)){
+const err348 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_-]*$"+"\"",schema:"^[a-z][a-z0-9_-]*$",parentSchema:schema33,data:data159};
+if(vErrors === null){
+vErrors = [err348];
+}
+else {
+vErrors.push(err348);
+}
+errors++;
+}
+}
+else {
+const err349 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data159};
+if(vErrors === null){
+vErrors = [err349];
+}
+else {
+vErrors.push(err349);
+}
+errors++;
+}
+}
+if(data.ftp_user_id !== undefined){
+let data160 = data.ftp_user_id;
+if(!(((typeof data160 == "number") && (!(data160 % 1) && !isNaN(data160))) && (isFinite(data160)))){
+const err350 = {instancePath:instancePath+"/ftp_user_id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema35.type,parentSchema:schema35,data:data160};
+if(vErrors === null){
+vErrors = [err350];
+}
+else {
+vErrors.push(err350);
+}
+errors++;
+}
+if((typeof data160 == "number") && (isFinite(data160))){
+if(data160 < 1 || isNaN(data160)){
+const err351 = {instancePath:instancePath+"/ftp_user_id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema35,data:data160};
+if(vErrors === null){
+vErrors = [err351];
+}
+else {
+vErrors.push(err351);
+}
+errors++;
+}
+}
+}
+}
+var _valid16 = _errs411 === errors;
+valid125 = _valid16;
+if(valid125){
+var props18 = true;
+}
+}
+if(!valid125){
+const err352 = {instancePath,schemaPath:"#/allOf/15/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[15].if,parentSchema:schema32.allOf[15],data};
+if(vErrors === null){
+vErrors = [err352];
+}
+else {
+vErrors.push(err352);
 }
 errors++;
 }
@@ -7661,195 +7822,13 @@ props0 = props0 || {};
 Object.assign(props0, props18);
 }
 }
-const _errs407 = errors;
-let valid123 = true;
-const _errs408 = errors;
+const _errs425 = errors;
+let valid131 = true;
+const _errs426 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing16;
 if(((data.action === undefined) && (missing16 = "action")) || ((data.type === undefined) && (missing16 = "type"))){
-const err341 = {};
-if(vErrors === null){
-vErrors = [err341];
-}
-else {
-vErrors.push(err341);
-}
-errors++;
-}
-else {
-if(data.action !== undefined){
-const _errs409 = errors;
-if("create" !== data.action){
-const err342 = {};
-if(vErrors === null){
-vErrors = [err342];
-}
-else {
-vErrors.push(err342);
-}
-errors++;
-}
-var valid124 = _errs409 === errors;
-}
-else {
-var valid124 = true;
-}
-if(valid124){
-if(data.type !== undefined){
-const _errs410 = errors;
-if("hosting_plan" !== data.type){
-const err343 = {};
-if(vErrors === null){
-vErrors = [err343];
-}
-else {
-vErrors.push(err343);
-}
-errors++;
-}
-var valid124 = _errs410 === errors;
-}
-else {
-var valid124 = true;
-}
-}
-}
-}
-var _valid17 = _errs408 === errors;
-errors = _errs407;
-if(vErrors !== null){
-if(_errs407){
-vErrors.length = _errs407;
-}
-else {
-vErrors = null;
-}
-}
-if(_valid17){
-const _errs411 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.objects === undefined){
-const err344 = {instancePath,schemaPath:"#/allOf/16/then/required",keyword:"required",params:{missingProperty: "objects"},message:"must have required property '"+"objects"+"'",schema:schema32.allOf[16].then.required,parentSchema:schema32.allOf[16].then,data};
-if(vErrors === null){
-vErrors = [err344];
-}
-else {
-vErrors.push(err344);
-}
-errors++;
-}
-for(const key24 in data){
-if(!((((((((key24 === "id") || (key24 === "action")) || (key24 === "type")) || (key24 === "reason")) || (key24 === "depends_on")) || (key24 === "request")) || (key24 === "name")) || (key24 === "objects"))){
-const err345 = {instancePath,schemaPath:"#/allOf/16/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key24},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[16].then,data};
-if(vErrors === null){
-vErrors = [err345];
-}
-else {
-vErrors.push(err345);
-}
-errors++;
-}
-}
-if(data.id !== undefined){
-let data157 = data.id;
-if(typeof data157 !== "string"){
-const err346 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/16/then/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[16].then.properties.id.type,parentSchema:schema32.allOf[16].then.properties.id,data:data157};
-if(vErrors === null){
-vErrors = [err346];
-}
-else {
-vErrors.push(err346);
-}
-errors++;
-}
-}
-if(data.name !== undefined){
-let data158 = data.name;
-if(typeof data158 === "string"){
-if(func1(data158) < 1){
-const err347 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/planName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema104,data:data158};
-if(vErrors === null){
-vErrors = [err347];
-}
-else {
-vErrors.push(err347);
-}
-errors++;
-}
-}
-else {
-const err348 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/planName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema104.type,parentSchema:schema104,data:data158};
-if(vErrors === null){
-vErrors = [err348];
-}
-else {
-vErrors.push(err348);
-}
-errors++;
-}
-}
-if(data.objects !== undefined){
-let data159 = data.objects;
-if(data159 && typeof data159 == "object" && !Array.isArray(data159)){
-for(const key25 in data159){
-if(!((((key25 === "resources") || (key25 === "permissions")) || (key25 === "php")) || (key25 === "php_fpm"))){
-const err349 = {instancePath:instancePath+"/objects",schemaPath:"#/$defs/planObjects/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key25},message:"must NOT have additional properties",schema:false,parentSchema:schema105,data:data159};
-if(vErrors === null){
-vErrors = [err349];
-}
-else {
-vErrors.push(err349);
-}
-errors++;
-}
-}
-if(data159.resources !== undefined){
-let data160 = data159.resources;
-if(data160 && typeof data160 == "object" && !Array.isArray(data160)){
-for(const key26 in data160){
-let data161 = data160[key26];
-if((((!((typeof data161 == "number") && (isFinite(data161)))) && (typeof data161 !== "boolean")) && (typeof data161 !== "string")) && (data161 !== null)){
-const err350 = {instancePath:instancePath+"/objects/resources/" + key26.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/planObjects/properties/resources/additionalProperties/type",keyword:"type",params:{type: schema105.properties.resources.additionalProperties.type},message:"must be number,boolean,string,null",schema:schema105.properties.resources.additionalProperties.type,parentSchema:schema105.properties.resources.additionalProperties,data:data161};
-if(vErrors === null){
-vErrors = [err350];
-}
-else {
-vErrors.push(err350);
-}
-errors++;
-}
-}
-}
-else {
-const err351 = {instancePath:instancePath+"/objects/resources",schemaPath:"#/$defs/planObjects/properties/resources/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema105.properties.resources.type,parentSchema:schema105.properties.resources,data:data160};
-if(vErrors === null){
-vErrors = [err351];
-}
-else {
-vErrors.push(err351);
-}
-errors++;
-}
-}
-if(data159.permissions !== undefined){
-let data162 = data159.permissions;
-if(data162 && typeof data162 == "object" && !Array.isArray(data162)){
-for(const key27 in data162){
-let data163 = data162[key27];
-if((((!((typeof data163 == "number") && (isFinite(data163)))) && (typeof data163 !== "boolean")) && (typeof data163 !== "string")) && (data163 !== null)){
-const err352 = {instancePath:instancePath+"/objects/permissions/" + key27.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/planObjects/properties/permissions/additionalProperties/type",keyword:"type",params:{type: schema105.properties.permissions.additionalProperties.type},message:"must be number,boolean,string,null",schema:schema105.properties.permissions.additionalProperties.type,parentSchema:schema105.properties.permissions.additionalProperties,data:data163};
-if(vErrors === null){
-vErrors = [err352];
-}
-else {
-vErrors.push(err352);
-}
-errors++;
-}
-}
-}
-else {
-const err353 = {instancePath:instancePath+"/objects/permissions",schemaPath:"#/$defs/planObjects/properties/permissions/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema105.properties.permissions.type,parentSchema:schema105.properties.permissions,data:data162};
+const err353 = {};
 if(vErrors === null){
 vErrors = [err353];
 }
@@ -7858,14 +7837,11 @@ vErrors.push(err353);
 }
 errors++;
 }
-}
-if(data159.php !== undefined){
-let data164 = data159.php;
-if(data164 && typeof data164 == "object" && !Array.isArray(data164)){
-for(const key28 in data164){
-let data165 = data164[key28];
-if((((!((typeof data165 == "number") && (isFinite(data165)))) && (typeof data165 !== "boolean")) && (typeof data165 !== "string")) && (data165 !== null)){
-const err354 = {instancePath:instancePath+"/objects/php/" + key28.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/planObjects/properties/php/additionalProperties/type",keyword:"type",params:{type: schema105.properties.php.additionalProperties.type},message:"must be number,boolean,string,null",schema:schema105.properties.php.additionalProperties.type,parentSchema:schema105.properties.php.additionalProperties,data:data165};
+else {
+if(data.action !== undefined){
+const _errs427 = errors;
+if("create" !== data.action){
+const err354 = {};
 if(vErrors === null){
 vErrors = [err354];
 }
@@ -7874,10 +7850,16 @@ vErrors.push(err354);
 }
 errors++;
 }
-}
+var valid132 = _errs427 === errors;
 }
 else {
-const err355 = {instancePath:instancePath+"/objects/php",schemaPath:"#/$defs/planObjects/properties/php/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema105.properties.php.type,parentSchema:schema105.properties.php,data:data164};
+var valid132 = true;
+}
+if(valid132){
+if(data.type !== undefined){
+const _errs428 = errors;
+if("hosting_plan" !== data.type){
+const err355 = {};
 if(vErrors === null){
 vErrors = [err355];
 }
@@ -7886,14 +7868,29 @@ vErrors.push(err355);
 }
 errors++;
 }
+var valid132 = _errs428 === errors;
 }
-if(data159.php_fpm !== undefined){
-let data166 = data159.php_fpm;
-if(data166 && typeof data166 == "object" && !Array.isArray(data166)){
-for(const key29 in data166){
-let data167 = data166[key29];
-if((((!((typeof data167 == "number") && (isFinite(data167)))) && (typeof data167 !== "boolean")) && (typeof data167 !== "string")) && (data167 !== null)){
-const err356 = {instancePath:instancePath+"/objects/php_fpm/" + key29.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/planObjects/properties/php_fpm/additionalProperties/type",keyword:"type",params:{type: schema105.properties.php_fpm.additionalProperties.type},message:"must be number,boolean,string,null",schema:schema105.properties.php_fpm.additionalProperties.type,parentSchema:schema105.properties.php_fpm.additionalProperties,data:data167};
+else {
+var valid132 = true;
+}
+}
+}
+}
+var _valid17 = _errs426 === errors;
+errors = _errs425;
+if(vErrors !== null){
+if(_errs425){
+vErrors.length = _errs425;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid17){
+const _errs429 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.objects === undefined){
+const err356 = {instancePath,schemaPath:"#/allOf/16/then/required",keyword:"required",params:{missingProperty: "objects"},message:"must have required property '"+"objects"+"'",schema:schema32.allOf[16].then.required,parentSchema:schema32.allOf[16].then,data};
 if(vErrors === null){
 vErrors = [err356];
 }
@@ -7902,10 +7899,9 @@ vErrors.push(err356);
 }
 errors++;
 }
-}
-}
-else {
-const err357 = {instancePath:instancePath+"/objects/php_fpm",schemaPath:"#/$defs/planObjects/properties/php_fpm/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema105.properties.php_fpm.type,parentSchema:schema105.properties.php_fpm,data:data166};
+for(const key28 in data){
+if(!((((((((key28 === "id") || (key28 === "action")) || (key28 === "type")) || (key28 === "reason")) || (key28 === "depends_on")) || (key28 === "request")) || (key28 === "name")) || (key28 === "objects"))){
+const err357 = {instancePath,schemaPath:"#/allOf/16/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key28},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[16].then,data};
 if(vErrors === null){
 vErrors = [err357];
 }
@@ -7915,9 +7911,10 @@ vErrors.push(err357);
 errors++;
 }
 }
-}
-else {
-const err358 = {instancePath:instancePath+"/objects",schemaPath:"#/$defs/planObjects/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema105.type,parentSchema:schema105,data:data159};
+if(data.id !== undefined){
+let data163 = data.id;
+if(typeof data163 !== "string"){
+const err358 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/16/then/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[16].then.properties.id.type,parentSchema:schema32.allOf[16].then.properties.id,data:data163};
 if(vErrors === null){
 vErrors = [err358];
 }
@@ -7927,20 +7924,184 @@ vErrors.push(err358);
 errors++;
 }
 }
-}
-var _valid17 = _errs411 === errors;
-valid123 = _valid17;
-if(valid123){
-var props19 = true;
-}
-}
-if(!valid123){
-const err359 = {instancePath,schemaPath:"#/allOf/16/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[16].if,parentSchema:schema32.allOf[16],data};
+if(data.name !== undefined){
+let data164 = data.name;
+if(typeof data164 === "string"){
+if(func1(data164) < 1){
+const err359 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/planName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema108,data:data164};
 if(vErrors === null){
 vErrors = [err359];
 }
 else {
 vErrors.push(err359);
+}
+errors++;
+}
+}
+else {
+const err360 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/planName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema108.type,parentSchema:schema108,data:data164};
+if(vErrors === null){
+vErrors = [err360];
+}
+else {
+vErrors.push(err360);
+}
+errors++;
+}
+}
+if(data.objects !== undefined){
+let data165 = data.objects;
+if(data165 && typeof data165 == "object" && !Array.isArray(data165)){
+for(const key29 in data165){
+if(!((((key29 === "resources") || (key29 === "permissions")) || (key29 === "php")) || (key29 === "php_fpm"))){
+const err361 = {instancePath:instancePath+"/objects",schemaPath:"#/$defs/planObjects/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key29},message:"must NOT have additional properties",schema:false,parentSchema:schema109,data:data165};
+if(vErrors === null){
+vErrors = [err361];
+}
+else {
+vErrors.push(err361);
+}
+errors++;
+}
+}
+if(data165.resources !== undefined){
+let data166 = data165.resources;
+if(data166 && typeof data166 == "object" && !Array.isArray(data166)){
+for(const key30 in data166){
+let data167 = data166[key30];
+if((((!((typeof data167 == "number") && (isFinite(data167)))) && (typeof data167 !== "boolean")) && (typeof data167 !== "string")) && (data167 !== null)){
+const err362 = {instancePath:instancePath+"/objects/resources/" + key30.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/planObjects/properties/resources/additionalProperties/type",keyword:"type",params:{type: schema109.properties.resources.additionalProperties.type},message:"must be number,boolean,string,null",schema:schema109.properties.resources.additionalProperties.type,parentSchema:schema109.properties.resources.additionalProperties,data:data167};
+if(vErrors === null){
+vErrors = [err362];
+}
+else {
+vErrors.push(err362);
+}
+errors++;
+}
+}
+}
+else {
+const err363 = {instancePath:instancePath+"/objects/resources",schemaPath:"#/$defs/planObjects/properties/resources/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema109.properties.resources.type,parentSchema:schema109.properties.resources,data:data166};
+if(vErrors === null){
+vErrors = [err363];
+}
+else {
+vErrors.push(err363);
+}
+errors++;
+}
+}
+if(data165.permissions !== undefined){
+let data168 = data165.permissions;
+if(data168 && typeof data168 == "object" && !Array.isArray(data168)){
+for(const key31 in data168){
+let data169 = data168[key31];
+if((((!((typeof data169 == "number") && (isFinite(data169)))) && (typeof data169 !== "boolean")) && (typeof data169 !== "string")) && (data169 !== null)){
+const err364 = {instancePath:instancePath+"/objects/permissions/" + key31.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/planObjects/properties/permissions/additionalProperties/type",keyword:"type",params:{type: schema109.properties.permissions.additionalProperties.type},message:"must be number,boolean,string,null",schema:schema109.properties.permissions.additionalProperties.type,parentSchema:schema109.properties.permissions.additionalProperties,data:data169};
+if(vErrors === null){
+vErrors = [err364];
+}
+else {
+vErrors.push(err364);
+}
+errors++;
+}
+}
+}
+else {
+const err365 = {instancePath:instancePath+"/objects/permissions",schemaPath:"#/$defs/planObjects/properties/permissions/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema109.properties.permissions.type,parentSchema:schema109.properties.permissions,data:data168};
+if(vErrors === null){
+vErrors = [err365];
+}
+else {
+vErrors.push(err365);
+}
+errors++;
+}
+}
+if(data165.php !== undefined){
+let data170 = data165.php;
+if(data170 && typeof data170 == "object" && !Array.isArray(data170)){
+for(const key32 in data170){
+let data171 = data170[key32];
+if((((!((typeof data171 == "number") && (isFinite(data171)))) && (typeof data171 !== "boolean")) && (typeof data171 !== "string")) && (data171 !== null)){
+const err366 = {instancePath:instancePath+"/objects/php/" + key32.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/planObjects/properties/php/additionalProperties/type",keyword:"type",params:{type: schema109.properties.php.additionalProperties.type},message:"must be number,boolean,string,null",schema:schema109.properties.php.additionalProperties.type,parentSchema:schema109.properties.php.additionalProperties,data:data171};
+if(vErrors === null){
+vErrors = [err366];
+}
+else {
+vErrors.push(err366);
+}
+errors++;
+}
+}
+}
+else {
+const err367 = {instancePath:instancePath+"/objects/php",schemaPath:"#/$defs/planObjects/properties/php/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema109.properties.php.type,parentSchema:schema109.properties.php,data:data170};
+if(vErrors === null){
+vErrors = [err367];
+}
+else {
+vErrors.push(err367);
+}
+errors++;
+}
+}
+if(data165.php_fpm !== undefined){
+let data172 = data165.php_fpm;
+if(data172 && typeof data172 == "object" && !Array.isArray(data172)){
+for(const key33 in data172){
+let data173 = data172[key33];
+if((((!((typeof data173 == "number") && (isFinite(data173)))) && (typeof data173 !== "boolean")) && (typeof data173 !== "string")) && (data173 !== null)){
+const err368 = {instancePath:instancePath+"/objects/php_fpm/" + key33.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/planObjects/properties/php_fpm/additionalProperties/type",keyword:"type",params:{type: schema109.properties.php_fpm.additionalProperties.type},message:"must be number,boolean,string,null",schema:schema109.properties.php_fpm.additionalProperties.type,parentSchema:schema109.properties.php_fpm.additionalProperties,data:data173};
+if(vErrors === null){
+vErrors = [err368];
+}
+else {
+vErrors.push(err368);
+}
+errors++;
+}
+}
+}
+else {
+const err369 = {instancePath:instancePath+"/objects/php_fpm",schemaPath:"#/$defs/planObjects/properties/php_fpm/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema109.properties.php_fpm.type,parentSchema:schema109.properties.php_fpm,data:data172};
+if(vErrors === null){
+vErrors = [err369];
+}
+else {
+vErrors.push(err369);
+}
+errors++;
+}
+}
+}
+else {
+const err370 = {instancePath:instancePath+"/objects",schemaPath:"#/$defs/planObjects/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema109.type,parentSchema:schema109,data:data165};
+if(vErrors === null){
+vErrors = [err370];
+}
+else {
+vErrors.push(err370);
+}
+errors++;
+}
+}
+}
+var _valid17 = _errs429 === errors;
+valid131 = _valid17;
+if(valid131){
+var props19 = true;
+}
+}
+if(!valid131){
+const err371 = {instancePath,schemaPath:"#/allOf/16/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[16].if,parentSchema:schema32.allOf[16],data};
+if(vErrors === null){
+vErrors = [err371];
+}
+else {
+vErrors.push(err371);
 }
 errors++;
 }
@@ -7953,183 +8114,13 @@ props0 = props0 || {};
 Object.assign(props0, props19);
 }
 }
-const _errs443 = errors;
-let valid133 = true;
-const _errs444 = errors;
+const _errs461 = errors;
+let valid141 = true;
+const _errs462 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing17;
 if(((data.action === undefined) && (missing17 = "action")) || ((data.type === undefined) && (missing17 = "type"))){
-const err360 = {};
-if(vErrors === null){
-vErrors = [err360];
-}
-else {
-vErrors.push(err360);
-}
-errors++;
-}
-else {
-if(data.action !== undefined){
-const _errs445 = errors;
-if("update" !== data.action){
-const err361 = {};
-if(vErrors === null){
-vErrors = [err361];
-}
-else {
-vErrors.push(err361);
-}
-errors++;
-}
-var valid134 = _errs445 === errors;
-}
-else {
-var valid134 = true;
-}
-if(valid134){
-if(data.type !== undefined){
-const _errs446 = errors;
-if("hosting_plan" !== data.type){
-const err362 = {};
-if(vErrors === null){
-vErrors = [err362];
-}
-else {
-vErrors.push(err362);
-}
-errors++;
-}
-var valid134 = _errs446 === errors;
-}
-else {
-var valid134 = true;
-}
-}
-}
-}
-var _valid18 = _errs444 === errors;
-errors = _errs443;
-if(vErrors !== null){
-if(_errs443){
-vErrors.length = _errs443;
-}
-else {
-vErrors = null;
-}
-}
-if(_valid18){
-const _errs447 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.plan_id === undefined){
-const err363 = {instancePath,schemaPath:"#/allOf/17/then/required",keyword:"required",params:{missingProperty: "plan_id"},message:"must have required property '"+"plan_id"+"'",schema:schema32.allOf[17].then.required,parentSchema:schema32.allOf[17].then,data};
-if(vErrors === null){
-vErrors = [err363];
-}
-else {
-vErrors.push(err363);
-}
-errors++;
-}
-if(data.fields === undefined){
-const err364 = {instancePath,schemaPath:"#/allOf/17/then/required",keyword:"required",params:{missingProperty: "fields"},message:"must have required property '"+"fields"+"'",schema:schema32.allOf[17].then.required,parentSchema:schema32.allOf[17].then,data};
-if(vErrors === null){
-vErrors = [err364];
-}
-else {
-vErrors.push(err364);
-}
-errors++;
-}
-if(data.clients === undefined){
-const err365 = {instancePath,schemaPath:"#/allOf/17/then/required",keyword:"required",params:{missingProperty: "clients"},message:"must have required property '"+"clients"+"'",schema:schema32.allOf[17].then.required,parentSchema:schema32.allOf[17].then,data};
-if(vErrors === null){
-vErrors = [err365];
-}
-else {
-vErrors.push(err365);
-}
-errors++;
-}
-for(const key30 in data){
-if(!(func3.call(schema32.allOf[17].then.properties, key30))){
-const err366 = {instancePath,schemaPath:"#/allOf/17/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key30},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[17].then,data};
-if(vErrors === null){
-vErrors = [err366];
-}
-else {
-vErrors.push(err366);
-}
-errors++;
-}
-}
-if(data.id !== undefined){
-let data170 = data.id;
-if(typeof data170 !== "string"){
-const err367 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/17/then/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[17].then.properties.id.type,parentSchema:schema32.allOf[17].then.properties.id,data:data170};
-if(vErrors === null){
-vErrors = [err367];
-}
-else {
-vErrors.push(err367);
-}
-errors++;
-}
-}
-if(data.name !== undefined){
-let data171 = data.name;
-if(typeof data171 === "string"){
-if(func1(data171) < 1){
-const err368 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/planName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema104,data:data171};
-if(vErrors === null){
-vErrors = [err368];
-}
-else {
-vErrors.push(err368);
-}
-errors++;
-}
-}
-else {
-const err369 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/planName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema104.type,parentSchema:schema104,data:data171};
-if(vErrors === null){
-vErrors = [err369];
-}
-else {
-vErrors.push(err369);
-}
-errors++;
-}
-}
-if(data.plan_id !== undefined){
-let data172 = data.plan_id;
-if(!(((typeof data172 == "number") && (!(data172 % 1) && !isNaN(data172))) && (isFinite(data172)))){
-const err370 = {instancePath:instancePath+"/plan_id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema35.type,parentSchema:schema35,data:data172};
-if(vErrors === null){
-vErrors = [err370];
-}
-else {
-vErrors.push(err370);
-}
-errors++;
-}
-if((typeof data172 == "number") && (isFinite(data172))){
-if(data172 < 1 || isNaN(data172)){
-const err371 = {instancePath:instancePath+"/plan_id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema35,data:data172};
-if(vErrors === null){
-vErrors = [err371];
-}
-else {
-vErrors.push(err371);
-}
-errors++;
-}
-}
-}
-if(data.fields !== undefined){
-let data173 = data.fields;
-if(Array.isArray(data173)){
-if(data173.length < 1){
-const err372 = {instancePath:instancePath+"/fields",schemaPath:"#/allOf/17/then/properties/fields/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema32.allOf[17].then.properties.fields,data:data173};
+const err372 = {};
 if(vErrors === null){
 vErrors = [err372];
 }
@@ -8138,12 +8129,11 @@ vErrors.push(err372);
 }
 errors++;
 }
-const len9 = data173.length;
-for(let i9=0; i9<len9; i9++){
-let data174 = data173[i9];
-if(data174 && typeof data174 == "object" && !Array.isArray(data174)){
-if(data174.field === undefined){
-const err373 = {instancePath:instancePath+"/fields/" + i9,schemaPath:"#/allOf/17/then/properties/fields/items/required",keyword:"required",params:{missingProperty: "field"},message:"must have required property '"+"field"+"'",schema:schema32.allOf[17].then.properties.fields.items.required,parentSchema:schema32.allOf[17].then.properties.fields.items,data:data174};
+else {
+if(data.action !== undefined){
+const _errs463 = errors;
+if("update" !== data.action){
+const err373 = {};
 if(vErrors === null){
 vErrors = [err373];
 }
@@ -8152,8 +8142,16 @@ vErrors.push(err373);
 }
 errors++;
 }
-if(data174.before === undefined){
-const err374 = {instancePath:instancePath+"/fields/" + i9,schemaPath:"#/allOf/17/then/properties/fields/items/required",keyword:"required",params:{missingProperty: "before"},message:"must have required property '"+"before"+"'",schema:schema32.allOf[17].then.properties.fields.items.required,parentSchema:schema32.allOf[17].then.properties.fields.items,data:data174};
+var valid142 = _errs463 === errors;
+}
+else {
+var valid142 = true;
+}
+if(valid142){
+if(data.type !== undefined){
+const _errs464 = errors;
+if("hosting_plan" !== data.type){
+const err374 = {};
 if(vErrors === null){
 vErrors = [err374];
 }
@@ -8162,8 +8160,29 @@ vErrors.push(err374);
 }
 errors++;
 }
-if(data174.after === undefined){
-const err375 = {instancePath:instancePath+"/fields/" + i9,schemaPath:"#/allOf/17/then/properties/fields/items/required",keyword:"required",params:{missingProperty: "after"},message:"must have required property '"+"after"+"'",schema:schema32.allOf[17].then.properties.fields.items.required,parentSchema:schema32.allOf[17].then.properties.fields.items,data:data174};
+var valid142 = _errs464 === errors;
+}
+else {
+var valid142 = true;
+}
+}
+}
+}
+var _valid18 = _errs462 === errors;
+errors = _errs461;
+if(vErrors !== null){
+if(_errs461){
+vErrors.length = _errs461;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid18){
+const _errs465 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.plan_id === undefined){
+const err375 = {instancePath,schemaPath:"#/allOf/17/then/required",keyword:"required",params:{missingProperty: "plan_id"},message:"must have required property '"+"plan_id"+"'",schema:schema32.allOf[17].then.required,parentSchema:schema32.allOf[17].then,data};
 if(vErrors === null){
 vErrors = [err375];
 }
@@ -8172,9 +8191,8 @@ vErrors.push(err375);
 }
 errors++;
 }
-for(const key31 in data174){
-if(!(((key31 === "field") || (key31 === "before")) || (key31 === "after"))){
-const err376 = {instancePath:instancePath+"/fields/" + i9,schemaPath:"#/allOf/17/then/properties/fields/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key31},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[17].then.properties.fields.items,data:data174};
+if(data.fields === undefined){
+const err376 = {instancePath,schemaPath:"#/allOf/17/then/required",keyword:"required",params:{missingProperty: "fields"},message:"must have required property '"+"fields"+"'",schema:schema32.allOf[17].then.required,parentSchema:schema32.allOf[17].then,data};
 if(vErrors === null){
 vErrors = [err376];
 }
@@ -8183,12 +8201,8 @@ vErrors.push(err376);
 }
 errors++;
 }
-}
-if(data174.field !== undefined){
-let data175 = data174.field;
-if(typeof data175 === "string"){
-if(!pattern53.test(data175)){
-const err377 = {instancePath:instancePath+"/fields/" + i9+"/field",schemaPath:"#/allOf/17/then/properties/fields/items/properties/field/pattern",keyword:"pattern",params:{pattern: "^(resources|permissions|php|php_fpm)\\.."},message:"must match pattern \""+"^(resources|permissions|php|php_fpm)\\.."+"\"",schema:"^(resources|permissions|php|php_fpm)\\..",parentSchema:schema32.allOf[17].then.properties.fields.items.properties.field,data:data175};
+if(data.clients === undefined){
+const err377 = {instancePath,schemaPath:"#/allOf/17/then/required",keyword:"required",params:{missingProperty: "clients"},message:"must have required property '"+"clients"+"'",schema:schema32.allOf[17].then.required,parentSchema:schema32.allOf[17].then,data};
 if(vErrors === null){
 vErrors = [err377];
 }
@@ -8197,9 +8211,9 @@ vErrors.push(err377);
 }
 errors++;
 }
-}
-else {
-const err378 = {instancePath:instancePath+"/fields/" + i9+"/field",schemaPath:"#/allOf/17/then/properties/fields/items/properties/field/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[17].then.properties.fields.items.properties.field.type,parentSchema:schema32.allOf[17].then.properties.fields.items.properties.field,data:data175};
+for(const key34 in data){
+if(!(func3.call(schema32.allOf[17].then.properties, key34))){
+const err378 = {instancePath,schemaPath:"#/allOf/17/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key34},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[17].then,data};
 if(vErrors === null){
 vErrors = [err378];
 }
@@ -8209,10 +8223,10 @@ vErrors.push(err378);
 errors++;
 }
 }
-if(data174.after !== undefined){
-let data176 = data174.after;
-if((((!((typeof data176 == "number") && (isFinite(data176)))) && (typeof data176 !== "boolean")) && (typeof data176 !== "string")) && (data176 !== null)){
-const err379 = {instancePath:instancePath+"/fields/" + i9+"/after",schemaPath:"#/allOf/17/then/properties/fields/items/properties/after/type",keyword:"type",params:{type: schema32.allOf[17].then.properties.fields.items.properties.after.type},message:"must be number,boolean,string,null",schema:schema32.allOf[17].then.properties.fields.items.properties.after.type,parentSchema:schema32.allOf[17].then.properties.fields.items.properties.after,data:data176};
+if(data.id !== undefined){
+let data176 = data.id;
+if(typeof data176 !== "string"){
+const err379 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/17/then/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[17].then.properties.id.type,parentSchema:schema32.allOf[17].then.properties.id,data:data176};
 if(vErrors === null){
 vErrors = [err379];
 }
@@ -8222,9 +8236,11 @@ vErrors.push(err379);
 errors++;
 }
 }
-}
-else {
-const err380 = {instancePath:instancePath+"/fields/" + i9,schemaPath:"#/allOf/17/then/properties/fields/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.allOf[17].then.properties.fields.items.type,parentSchema:schema32.allOf[17].then.properties.fields.items,data:data174};
+if(data.name !== undefined){
+let data177 = data.name;
+if(typeof data177 === "string"){
+if(func1(data177) < 1){
+const err380 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/planName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema108,data:data177};
 if(vErrors === null){
 vErrors = [err380];
 }
@@ -8234,9 +8250,8 @@ vErrors.push(err380);
 errors++;
 }
 }
-}
 else {
-const err381 = {instancePath:instancePath+"/fields",schemaPath:"#/allOf/17/then/properties/fields/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.allOf[17].then.properties.fields.type,parentSchema:schema32.allOf[17].then.properties.fields,data:data173};
+const err381 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/planName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema108.type,parentSchema:schema108,data:data177};
 if(vErrors === null){
 vErrors = [err381];
 }
@@ -8246,10 +8261,10 @@ vErrors.push(err381);
 errors++;
 }
 }
-if(data.clients !== undefined){
-let data177 = data.clients;
-if((!(((typeof data177 == "number") && (!(data177 % 1) && !isNaN(data177))) && (isFinite(data177)))) && (data177 !== null)){
-const err382 = {instancePath:instancePath+"/clients",schemaPath:"#/allOf/17/then/properties/clients/type",keyword:"type",params:{type: schema32.allOf[17].then.properties.clients.type},message:"must be integer,null",schema:schema32.allOf[17].then.properties.clients.type,parentSchema:schema32.allOf[17].then.properties.clients,data:data177};
+if(data.plan_id !== undefined){
+let data178 = data.plan_id;
+if(!(((typeof data178 == "number") && (!(data178 % 1) && !isNaN(data178))) && (isFinite(data178)))){
+const err382 = {instancePath:instancePath+"/plan_id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema35.type,parentSchema:schema35,data:data178};
 if(vErrors === null){
 vErrors = [err382];
 }
@@ -8258,9 +8273,9 @@ vErrors.push(err382);
 }
 errors++;
 }
-if((typeof data177 == "number") && (isFinite(data177))){
-if(data177 < 0 || isNaN(data177)){
-const err383 = {instancePath:instancePath+"/clients",schemaPath:"#/allOf/17/then/properties/clients/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema32.allOf[17].then.properties.clients,data:data177};
+if((typeof data178 == "number") && (isFinite(data178))){
+if(data178 < 1 || isNaN(data178)){
+const err383 = {instancePath:instancePath+"/plan_id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema35,data:data178};
 if(vErrors === null){
 vErrors = [err383];
 }
@@ -8271,20 +8286,166 @@ errors++;
 }
 }
 }
-}
-var _valid18 = _errs447 === errors;
-valid133 = _valid18;
-if(valid133){
-var props20 = true;
-}
-}
-if(!valid133){
-const err384 = {instancePath,schemaPath:"#/allOf/17/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[17].if,parentSchema:schema32.allOf[17],data};
+if(data.fields !== undefined){
+let data179 = data.fields;
+if(Array.isArray(data179)){
+if(data179.length < 1){
+const err384 = {instancePath:instancePath+"/fields",schemaPath:"#/allOf/17/then/properties/fields/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema32.allOf[17].then.properties.fields,data:data179};
 if(vErrors === null){
 vErrors = [err384];
 }
 else {
 vErrors.push(err384);
+}
+errors++;
+}
+const len9 = data179.length;
+for(let i9=0; i9<len9; i9++){
+let data180 = data179[i9];
+if(data180 && typeof data180 == "object" && !Array.isArray(data180)){
+if(data180.field === undefined){
+const err385 = {instancePath:instancePath+"/fields/" + i9,schemaPath:"#/allOf/17/then/properties/fields/items/required",keyword:"required",params:{missingProperty: "field"},message:"must have required property '"+"field"+"'",schema:schema32.allOf[17].then.properties.fields.items.required,parentSchema:schema32.allOf[17].then.properties.fields.items,data:data180};
+if(vErrors === null){
+vErrors = [err385];
+}
+else {
+vErrors.push(err385);
+}
+errors++;
+}
+if(data180.before === undefined){
+const err386 = {instancePath:instancePath+"/fields/" + i9,schemaPath:"#/allOf/17/then/properties/fields/items/required",keyword:"required",params:{missingProperty: "before"},message:"must have required property '"+"before"+"'",schema:schema32.allOf[17].then.properties.fields.items.required,parentSchema:schema32.allOf[17].then.properties.fields.items,data:data180};
+if(vErrors === null){
+vErrors = [err386];
+}
+else {
+vErrors.push(err386);
+}
+errors++;
+}
+if(data180.after === undefined){
+const err387 = {instancePath:instancePath+"/fields/" + i9,schemaPath:"#/allOf/17/then/properties/fields/items/required",keyword:"required",params:{missingProperty: "after"},message:"must have required property '"+"after"+"'",schema:schema32.allOf[17].then.properties.fields.items.required,parentSchema:schema32.allOf[17].then.properties.fields.items,data:data180};
+if(vErrors === null){
+vErrors = [err387];
+}
+else {
+vErrors.push(err387);
+}
+errors++;
+}
+for(const key35 in data180){
+if(!(((key35 === "field") || (key35 === "before")) || (key35 === "after"))){
+const err388 = {instancePath:instancePath+"/fields/" + i9,schemaPath:"#/allOf/17/then/properties/fields/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key35},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[17].then.properties.fields.items,data:data180};
+if(vErrors === null){
+vErrors = [err388];
+}
+else {
+vErrors.push(err388);
+}
+errors++;
+}
+}
+if(data180.field !== undefined){
+let data181 = data180.field;
+if(typeof data181 === "string"){
+if(!pattern55.test(data181)){
+const err389 = {instancePath:instancePath+"/fields/" + i9+"/field",schemaPath:"#/allOf/17/then/properties/fields/items/properties/field/pattern",keyword:"pattern",params:{pattern: "^(resources|permissions|php|php_fpm)\\.."},message:"must match pattern \""+"^(resources|permissions|php|php_fpm)\\.."+"\"",schema:"^(resources|permissions|php|php_fpm)\\..",parentSchema:schema32.allOf[17].then.properties.fields.items.properties.field,data:data181};
+if(vErrors === null){
+vErrors = [err389];
+}
+else {
+vErrors.push(err389);
+}
+errors++;
+}
+}
+else {
+const err390 = {instancePath:instancePath+"/fields/" + i9+"/field",schemaPath:"#/allOf/17/then/properties/fields/items/properties/field/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[17].then.properties.fields.items.properties.field.type,parentSchema:schema32.allOf[17].then.properties.fields.items.properties.field,data:data181};
+if(vErrors === null){
+vErrors = [err390];
+}
+else {
+vErrors.push(err390);
+}
+errors++;
+}
+}
+if(data180.after !== undefined){
+let data182 = data180.after;
+if((((!((typeof data182 == "number") && (isFinite(data182)))) && (typeof data182 !== "boolean")) && (typeof data182 !== "string")) && (data182 !== null)){
+const err391 = {instancePath:instancePath+"/fields/" + i9+"/after",schemaPath:"#/allOf/17/then/properties/fields/items/properties/after/type",keyword:"type",params:{type: schema32.allOf[17].then.properties.fields.items.properties.after.type},message:"must be number,boolean,string,null",schema:schema32.allOf[17].then.properties.fields.items.properties.after.type,parentSchema:schema32.allOf[17].then.properties.fields.items.properties.after,data:data182};
+if(vErrors === null){
+vErrors = [err391];
+}
+else {
+vErrors.push(err391);
+}
+errors++;
+}
+}
+}
+else {
+const err392 = {instancePath:instancePath+"/fields/" + i9,schemaPath:"#/allOf/17/then/properties/fields/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.allOf[17].then.properties.fields.items.type,parentSchema:schema32.allOf[17].then.properties.fields.items,data:data180};
+if(vErrors === null){
+vErrors = [err392];
+}
+else {
+vErrors.push(err392);
+}
+errors++;
+}
+}
+}
+else {
+const err393 = {instancePath:instancePath+"/fields",schemaPath:"#/allOf/17/then/properties/fields/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.allOf[17].then.properties.fields.type,parentSchema:schema32.allOf[17].then.properties.fields,data:data179};
+if(vErrors === null){
+vErrors = [err393];
+}
+else {
+vErrors.push(err393);
+}
+errors++;
+}
+}
+if(data.clients !== undefined){
+let data183 = data.clients;
+if((!(((typeof data183 == "number") && (!(data183 % 1) && !isNaN(data183))) && (isFinite(data183)))) && (data183 !== null)){
+const err394 = {instancePath:instancePath+"/clients",schemaPath:"#/allOf/17/then/properties/clients/type",keyword:"type",params:{type: schema32.allOf[17].then.properties.clients.type},message:"must be integer,null",schema:schema32.allOf[17].then.properties.clients.type,parentSchema:schema32.allOf[17].then.properties.clients,data:data183};
+if(vErrors === null){
+vErrors = [err394];
+}
+else {
+vErrors.push(err394);
+}
+errors++;
+}
+if((typeof data183 == "number") && (isFinite(data183))){
+if(data183 < 0 || isNaN(data183)){
+const err395 = {instancePath:instancePath+"/clients",schemaPath:"#/allOf/17/then/properties/clients/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema32.allOf[17].then.properties.clients,data:data183};
+if(vErrors === null){
+vErrors = [err395];
+}
+else {
+vErrors.push(err395);
+}
+errors++;
+}
+}
+}
+}
+var _valid18 = _errs465 === errors;
+valid141 = _valid18;
+if(valid141){
+var props20 = true;
+}
+}
+if(!valid141){
+const err396 = {instancePath,schemaPath:"#/allOf/17/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[17].if,parentSchema:schema32.allOf[17],data};
+if(vErrors === null){
+vErrors = [err396];
+}
+else {
+vErrors.push(err396);
 }
 errors++;
 }
@@ -8297,188 +8458,13 @@ props0 = props0 || {};
 Object.assign(props0, props20);
 }
 }
-const _errs469 = errors;
-let valid141 = true;
-const _errs470 = errors;
+const _errs487 = errors;
+let valid149 = true;
+const _errs488 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing18;
 if(((data.action === undefined) && (missing18 = "action")) || ((data.type === undefined) && (missing18 = "type"))){
-const err385 = {};
-if(vErrors === null){
-vErrors = [err385];
-}
-else {
-vErrors.push(err385);
-}
-errors++;
-}
-else {
-if(data.action !== undefined){
-const _errs471 = errors;
-if("delete" !== data.action){
-const err386 = {};
-if(vErrors === null){
-vErrors = [err386];
-}
-else {
-vErrors.push(err386);
-}
-errors++;
-}
-var valid142 = _errs471 === errors;
-}
-else {
-var valid142 = true;
-}
-if(valid142){
-if(data.type !== undefined){
-const _errs472 = errors;
-if("hosting_plan" !== data.type){
-const err387 = {};
-if(vErrors === null){
-vErrors = [err387];
-}
-else {
-vErrors.push(err387);
-}
-errors++;
-}
-var valid142 = _errs472 === errors;
-}
-else {
-var valid142 = true;
-}
-}
-}
-}
-var _valid19 = _errs470 === errors;
-errors = _errs469;
-if(vErrors !== null){
-if(_errs469){
-vErrors.length = _errs469;
-}
-else {
-vErrors = null;
-}
-}
-if(_valid19){
-const _errs473 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.plan_id === undefined){
-const err388 = {instancePath,schemaPath:"#/allOf/18/then/required",keyword:"required",params:{missingProperty: "plan_id"},message:"must have required property '"+"plan_id"+"'",schema:schema32.allOf[18].then.required,parentSchema:schema32.allOf[18].then,data};
-if(vErrors === null){
-vErrors = [err388];
-}
-else {
-vErrors.push(err388);
-}
-errors++;
-}
-if(data.leaving === undefined){
-const err389 = {instancePath,schemaPath:"#/allOf/18/then/required",keyword:"required",params:{missingProperty: "leaving"},message:"must have required property '"+"leaving"+"'",schema:schema32.allOf[18].then.required,parentSchema:schema32.allOf[18].then,data};
-if(vErrors === null){
-vErrors = [err389];
-}
-else {
-vErrors.push(err389);
-}
-errors++;
-}
-for(const key32 in data){
-if(!(func3.call(schema32.allOf[18].then.properties, key32))){
-const err390 = {instancePath,schemaPath:"#/allOf/18/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key32},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[18].then,data};
-if(vErrors === null){
-vErrors = [err390];
-}
-else {
-vErrors.push(err390);
-}
-errors++;
-}
-}
-if(data.id !== undefined){
-let data180 = data.id;
-if(typeof data180 !== "string"){
-const err391 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/18/then/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[18].then.properties.id.type,parentSchema:schema32.allOf[18].then.properties.id,data:data180};
-if(vErrors === null){
-vErrors = [err391];
-}
-else {
-vErrors.push(err391);
-}
-errors++;
-}
-}
-if(data.name !== undefined){
-let data181 = data.name;
-if(typeof data181 === "string"){
-if(func1(data181) < 1){
-const err392 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/planName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema104,data:data181};
-if(vErrors === null){
-vErrors = [err392];
-}
-else {
-vErrors.push(err392);
-}
-errors++;
-}
-}
-else {
-const err393 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/planName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema104.type,parentSchema:schema104,data:data181};
-if(vErrors === null){
-vErrors = [err393];
-}
-else {
-vErrors.push(err393);
-}
-errors++;
-}
-}
-if(data.plan_id !== undefined){
-let data182 = data.plan_id;
-if(!(((typeof data182 == "number") && (!(data182 % 1) && !isNaN(data182))) && (isFinite(data182)))){
-const err394 = {instancePath:instancePath+"/plan_id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema35.type,parentSchema:schema35,data:data182};
-if(vErrors === null){
-vErrors = [err394];
-}
-else {
-vErrors.push(err394);
-}
-errors++;
-}
-if((typeof data182 == "number") && (isFinite(data182))){
-if(data182 < 1 || isNaN(data182)){
-const err395 = {instancePath:instancePath+"/plan_id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema35,data:data182};
-if(vErrors === null){
-vErrors = [err395];
-}
-else {
-vErrors.push(err395);
-}
-errors++;
-}
-}
-}
-if(data.leaving !== undefined){
-let data183 = data.leaving;
-if(Array.isArray(data183)){
-const len10 = data183.length;
-for(let i10=0; i10<len10; i10++){
-let data184 = data183[i10];
-if(typeof data184 !== "string"){
-const err396 = {instancePath:instancePath+"/leaving/" + i10,schemaPath:"#/allOf/18/then/properties/leaving/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[18].then.properties.leaving.items.type,parentSchema:schema32.allOf[18].then.properties.leaving.items,data:data184};
-if(vErrors === null){
-vErrors = [err396];
-}
-else {
-vErrors.push(err396);
-}
-errors++;
-}
-}
-}
-else {
-const err397 = {instancePath:instancePath+"/leaving",schemaPath:"#/allOf/18/then/properties/leaving/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.allOf[18].then.properties.leaving.type,parentSchema:schema32.allOf[18].then.properties.leaving,data:data183};
+const err397 = {};
 if(vErrors === null){
 vErrors = [err397];
 }
@@ -8487,21 +8473,196 @@ vErrors.push(err397);
 }
 errors++;
 }
-}
-}
-var _valid19 = _errs473 === errors;
-valid141 = _valid19;
-if(valid141){
-var props21 = true;
-}
-}
-if(!valid141){
-const err398 = {instancePath,schemaPath:"#/allOf/18/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[18].if,parentSchema:schema32.allOf[18],data};
+else {
+if(data.action !== undefined){
+const _errs489 = errors;
+if("delete" !== data.action){
+const err398 = {};
 if(vErrors === null){
 vErrors = [err398];
 }
 else {
 vErrors.push(err398);
+}
+errors++;
+}
+var valid150 = _errs489 === errors;
+}
+else {
+var valid150 = true;
+}
+if(valid150){
+if(data.type !== undefined){
+const _errs490 = errors;
+if("hosting_plan" !== data.type){
+const err399 = {};
+if(vErrors === null){
+vErrors = [err399];
+}
+else {
+vErrors.push(err399);
+}
+errors++;
+}
+var valid150 = _errs490 === errors;
+}
+else {
+var valid150 = true;
+}
+}
+}
+}
+var _valid19 = _errs488 === errors;
+errors = _errs487;
+if(vErrors !== null){
+if(_errs487){
+vErrors.length = _errs487;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid19){
+const _errs491 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.plan_id === undefined){
+const err400 = {instancePath,schemaPath:"#/allOf/18/then/required",keyword:"required",params:{missingProperty: "plan_id"},message:"must have required property '"+"plan_id"+"'",schema:schema32.allOf[18].then.required,parentSchema:schema32.allOf[18].then,data};
+if(vErrors === null){
+vErrors = [err400];
+}
+else {
+vErrors.push(err400);
+}
+errors++;
+}
+if(data.leaving === undefined){
+const err401 = {instancePath,schemaPath:"#/allOf/18/then/required",keyword:"required",params:{missingProperty: "leaving"},message:"must have required property '"+"leaving"+"'",schema:schema32.allOf[18].then.required,parentSchema:schema32.allOf[18].then,data};
+if(vErrors === null){
+vErrors = [err401];
+}
+else {
+vErrors.push(err401);
+}
+errors++;
+}
+for(const key36 in data){
+if(!(func3.call(schema32.allOf[18].then.properties, key36))){
+const err402 = {instancePath,schemaPath:"#/allOf/18/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key36},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[18].then,data};
+if(vErrors === null){
+vErrors = [err402];
+}
+else {
+vErrors.push(err402);
+}
+errors++;
+}
+}
+if(data.id !== undefined){
+let data186 = data.id;
+if(typeof data186 !== "string"){
+const err403 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/18/then/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[18].then.properties.id.type,parentSchema:schema32.allOf[18].then.properties.id,data:data186};
+if(vErrors === null){
+vErrors = [err403];
+}
+else {
+vErrors.push(err403);
+}
+errors++;
+}
+}
+if(data.name !== undefined){
+let data187 = data.name;
+if(typeof data187 === "string"){
+if(func1(data187) < 1){
+const err404 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/planName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema108,data:data187};
+if(vErrors === null){
+vErrors = [err404];
+}
+else {
+vErrors.push(err404);
+}
+errors++;
+}
+}
+else {
+const err405 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/planName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema108.type,parentSchema:schema108,data:data187};
+if(vErrors === null){
+vErrors = [err405];
+}
+else {
+vErrors.push(err405);
+}
+errors++;
+}
+}
+if(data.plan_id !== undefined){
+let data188 = data.plan_id;
+if(!(((typeof data188 == "number") && (!(data188 % 1) && !isNaN(data188))) && (isFinite(data188)))){
+const err406 = {instancePath:instancePath+"/plan_id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema35.type,parentSchema:schema35,data:data188};
+if(vErrors === null){
+vErrors = [err406];
+}
+else {
+vErrors.push(err406);
+}
+errors++;
+}
+if((typeof data188 == "number") && (isFinite(data188))){
+if(data188 < 1 || isNaN(data188)){
+const err407 = {instancePath:instancePath+"/plan_id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema35,data:data188};
+if(vErrors === null){
+vErrors = [err407];
+}
+else {
+vErrors.push(err407);
+}
+errors++;
+}
+}
+}
+if(data.leaving !== undefined){
+let data189 = data.leaving;
+if(Array.isArray(data189)){
+const len10 = data189.length;
+for(let i10=0; i10<len10; i10++){
+let data190 = data189[i10];
+if(typeof data190 !== "string"){
+const err408 = {instancePath:instancePath+"/leaving/" + i10,schemaPath:"#/allOf/18/then/properties/leaving/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[18].then.properties.leaving.items.type,parentSchema:schema32.allOf[18].then.properties.leaving.items,data:data190};
+if(vErrors === null){
+vErrors = [err408];
+}
+else {
+vErrors.push(err408);
+}
+errors++;
+}
+}
+}
+else {
+const err409 = {instancePath:instancePath+"/leaving",schemaPath:"#/allOf/18/then/properties/leaving/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.allOf[18].then.properties.leaving.type,parentSchema:schema32.allOf[18].then.properties.leaving,data:data189};
+if(vErrors === null){
+vErrors = [err409];
+}
+else {
+vErrors.push(err409);
+}
+errors++;
+}
+}
+}
+var _valid19 = _errs491 === errors;
+valid149 = _valid19;
+if(valid149){
+var props21 = true;
+}
+}
+if(!valid149){
+const err410 = {instancePath,schemaPath:"#/allOf/18/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[18].if,parentSchema:schema32.allOf[18],data};
+if(vErrors === null){
+vErrors = [err410];
+}
+else {
+vErrors.push(err410);
 }
 errors++;
 }
@@ -8516,72 +8677,72 @@ Object.assign(props0, props21);
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
-const err399 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema32.required,parentSchema:schema32,data};
+const err411 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema32.required,parentSchema:schema32,data};
 if(vErrors === null){
-vErrors = [err399];
+vErrors = [err411];
 }
 else {
-vErrors.push(err399);
+vErrors.push(err411);
 }
 errors++;
 }
 if(data.action === undefined){
-const err400 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "action"},message:"must have required property '"+"action"+"'",schema:schema32.required,parentSchema:schema32,data};
+const err412 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "action"},message:"must have required property '"+"action"+"'",schema:schema32.required,parentSchema:schema32,data};
 if(vErrors === null){
-vErrors = [err400];
+vErrors = [err412];
 }
 else {
-vErrors.push(err400);
+vErrors.push(err412);
 }
 errors++;
 }
 if(data.type === undefined){
-const err401 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema32.required,parentSchema:schema32,data};
+const err413 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema32.required,parentSchema:schema32,data};
 if(vErrors === null){
-vErrors = [err401];
+vErrors = [err413];
 }
 else {
-vErrors.push(err401);
+vErrors.push(err413);
 }
 errors++;
 }
 if(data.name === undefined){
-const err402 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema32.required,parentSchema:schema32,data};
+const err414 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema32.required,parentSchema:schema32,data};
 if(vErrors === null){
-vErrors = [err402];
+vErrors = [err414];
 }
 else {
-vErrors.push(err402);
+vErrors.push(err414);
 }
 errors++;
 }
 if(data.reason === undefined){
-const err403 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "reason"},message:"must have required property '"+"reason"+"'",schema:schema32.required,parentSchema:schema32,data};
+const err415 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "reason"},message:"must have required property '"+"reason"+"'",schema:schema32.required,parentSchema:schema32,data};
 if(vErrors === null){
-vErrors = [err403];
+vErrors = [err415];
 }
 else {
-vErrors.push(err403);
+vErrors.push(err415);
 }
 errors++;
 }
 if(data.depends_on === undefined){
-const err404 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "depends_on"},message:"must have required property '"+"depends_on"+"'",schema:schema32.required,parentSchema:schema32,data};
+const err416 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "depends_on"},message:"must have required property '"+"depends_on"+"'",schema:schema32.required,parentSchema:schema32,data};
 if(vErrors === null){
-vErrors = [err404];
+vErrors = [err416];
 }
 else {
-vErrors.push(err404);
+vErrors.push(err416);
 }
 errors++;
 }
 if(data.request === undefined){
-const err405 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "request"},message:"must have required property '"+"request"+"'",schema:schema32.required,parentSchema:schema32,data};
+const err417 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "request"},message:"must have required property '"+"request"+"'",schema:schema32.required,parentSchema:schema32,data};
 if(vErrors === null){
-vErrors = [err405];
+vErrors = [err417];
 }
 else {
-vErrors.push(err405);
+vErrors.push(err417);
 }
 errors++;
 }
@@ -8594,160 +8755,9 @@ props0.depends_on = true;
 props0.request = true;
 }
 if(data.action !== undefined){
-let data185 = data.action;
-if(!(((data185 === "create") || (data185 === "update")) || (data185 === "delete"))){
-const err406 = {instancePath:instancePath+"/action",schemaPath:"#/properties/action/enum",keyword:"enum",params:{allowedValues: schema32.properties.action.enum},message:"must be equal to one of the allowed values",schema:schema32.properties.action.enum,parentSchema:schema32.properties.action,data:data185};
-if(vErrors === null){
-vErrors = [err406];
-}
-else {
-vErrors.push(err406);
-}
-errors++;
-}
-}
-if(data.type !== undefined){
-let data186 = data.type;
-if(!(((((((data186 === "client") || (data186 === "domain")) || (data186 === "dns_zone")) || (data186 === "mailbox")) || (data186 === "database")) || (data186 === "ftp_user")) || (data186 === "hosting_plan"))){
-const err407 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema32.properties.type.enum},message:"must be equal to one of the allowed values",schema:schema32.properties.type.enum,parentSchema:schema32.properties.type,data:data186};
-if(vErrors === null){
-vErrors = [err407];
-}
-else {
-vErrors.push(err407);
-}
-errors++;
-}
-}
-if(data.reason !== undefined){
-let data187 = data.reason;
-if(typeof data187 !== "string"){
-const err408 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.reason.type,parentSchema:schema32.properties.reason,data:data187};
-if(vErrors === null){
-vErrors = [err408];
-}
-else {
-vErrors.push(err408);
-}
-errors++;
-}
-}
-if(data.depends_on !== undefined){
-let data188 = data.depends_on;
-if(Array.isArray(data188)){
-const len11 = data188.length;
-for(let i11=0; i11<len11; i11++){
-let data189 = data188[i11];
-if(typeof data189 === "string"){
-if(!pattern54.test(data189)){
-const err409 = {instancePath:instancePath+"/depends_on/" + i11,schemaPath:"#/$defs/changeId/pattern",keyword:"pattern",params:{pattern: "^(client|domain|dns_zone|mailbox|database|ftp_user|hosting_plan):."},message:"must match pattern \""+"^(client|domain|dns_zone|mailbox|database|ftp_user|hosting_plan):."+"\"",schema:"^(client|domain|dns_zone|mailbox|database|ftp_user|hosting_plan):.",parentSchema:schema110,data:data189};
-if(vErrors === null){
-vErrors = [err409];
-}
-else {
-vErrors.push(err409);
-}
-errors++;
-}
-}
-else {
-const err410 = {instancePath:instancePath+"/depends_on/" + i11,schemaPath:"#/$defs/changeId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema110.type,parentSchema:schema110,data:data189};
-if(vErrors === null){
-vErrors = [err410];
-}
-else {
-vErrors.push(err410);
-}
-errors++;
-}
-}
-}
-else {
-const err411 = {instancePath:instancePath+"/depends_on",schemaPath:"#/properties/depends_on/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.properties.depends_on.type,parentSchema:schema32.properties.depends_on,data:data188};
-if(vErrors === null){
-vErrors = [err411];
-}
-else {
-vErrors.push(err411);
-}
-errors++;
-}
-}
-if(data.request !== undefined){
-let data190 = data.request;
-if(data190 && typeof data190 == "object" && !Array.isArray(data190)){
-if(data190.method === undefined){
-const err412 = {instancePath:instancePath+"/request",schemaPath:"#/properties/request/required",keyword:"required",params:{missingProperty: "method"},message:"must have required property '"+"method"+"'",schema:schema32.properties.request.required,parentSchema:schema32.properties.request,data:data190};
-if(vErrors === null){
-vErrors = [err412];
-}
-else {
-vErrors.push(err412);
-}
-errors++;
-}
-if(data190.path === undefined){
-const err413 = {instancePath:instancePath+"/request",schemaPath:"#/properties/request/required",keyword:"required",params:{missingProperty: "path"},message:"must have required property '"+"path"+"'",schema:schema32.properties.request.required,parentSchema:schema32.properties.request,data:data190};
-if(vErrors === null){
-vErrors = [err413];
-}
-else {
-vErrors.push(err413);
-}
-errors++;
-}
-if(data190.body === undefined){
-const err414 = {instancePath:instancePath+"/request",schemaPath:"#/properties/request/required",keyword:"required",params:{missingProperty: "body"},message:"must have required property '"+"body"+"'",schema:schema32.properties.request.required,parentSchema:schema32.properties.request,data:data190};
-if(vErrors === null){
-vErrors = [err414];
-}
-else {
-vErrors.push(err414);
-}
-errors++;
-}
-for(const key33 in data190){
-if(!(((key33 === "method") || (key33 === "path")) || (key33 === "body"))){
-const err415 = {instancePath:instancePath+"/request",schemaPath:"#/properties/request/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key33},message:"must NOT have additional properties",schema:false,parentSchema:schema32.properties.request,data:data190};
-if(vErrors === null){
-vErrors = [err415];
-}
-else {
-vErrors.push(err415);
-}
-errors++;
-}
-}
-if(data190.method !== undefined){
-let data191 = data190.method;
-if(!(((data191 === "POST") || (data191 === "PUT")) || (data191 === "DELETE"))){
-const err416 = {instancePath:instancePath+"/request/method",schemaPath:"#/properties/request/properties/method/enum",keyword:"enum",params:{allowedValues: schema32.properties.request.properties.method.enum},message:"must be equal to one of the allowed values",schema:schema32.properties.request.properties.method.enum,parentSchema:schema32.properties.request.properties.method,data:data191};
-if(vErrors === null){
-vErrors = [err416];
-}
-else {
-vErrors.push(err416);
-}
-errors++;
-}
-}
-if(data190.path !== undefined){
-let data192 = data190.path;
-if(typeof data192 !== "string"){
-const err417 = {instancePath:instancePath+"/request/path",schemaPath:"#/properties/request/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.request.properties.path.type,parentSchema:schema32.properties.request.properties.path,data:data192};
-if(vErrors === null){
-vErrors = [err417];
-}
-else {
-vErrors.push(err417);
-}
-errors++;
-}
-}
-if(data190.body !== undefined){
-let data193 = data190.body;
-if((!(data193 && typeof data193 == "object" && !Array.isArray(data193))) && (data193 !== null)){
-const err418 = {instancePath:instancePath+"/request/body",schemaPath:"#/properties/request/properties/body/type",keyword:"type",params:{type: schema32.properties.request.properties.body.type},message:"must be object,null",schema:schema32.properties.request.properties.body.type,parentSchema:schema32.properties.request.properties.body,data:data193};
+let data191 = data.action;
+if(!(((data191 === "create") || (data191 === "update")) || (data191 === "delete"))){
+const err418 = {instancePath:instancePath+"/action",schemaPath:"#/properties/action/enum",keyword:"enum",params:{allowedValues: schema32.properties.action.enum},message:"must be equal to one of the allowed values",schema:schema32.properties.action.enum,parentSchema:schema32.properties.action,data:data191};
 if(vErrors === null){
 vErrors = [err418];
 }
@@ -8757,9 +8767,10 @@ vErrors.push(err418);
 errors++;
 }
 }
-}
-else {
-const err419 = {instancePath:instancePath+"/request",schemaPath:"#/properties/request/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.properties.request.type,parentSchema:schema32.properties.request,data:data190};
+if(data.type !== undefined){
+let data192 = data.type;
+if(!(((((((data192 === "client") || (data192 === "domain")) || (data192 === "dns_zone")) || (data192 === "mailbox")) || (data192 === "database")) || (data192 === "ftp_user")) || (data192 === "hosting_plan"))){
+const err419 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema32.properties.type.enum},message:"must be equal to one of the allowed values",schema:schema32.properties.type.enum,parentSchema:schema32.properties.type,data:data192};
 if(vErrors === null){
 vErrors = [err419];
 }
@@ -8769,14 +8780,164 @@ vErrors.push(err419);
 errors++;
 }
 }
-}
-else {
-const err420 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.type,parentSchema:schema32,data};
+if(data.reason !== undefined){
+let data193 = data.reason;
+if(typeof data193 !== "string"){
+const err420 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.reason.type,parentSchema:schema32.properties.reason,data:data193};
 if(vErrors === null){
 vErrors = [err420];
 }
 else {
 vErrors.push(err420);
+}
+errors++;
+}
+}
+if(data.depends_on !== undefined){
+let data194 = data.depends_on;
+if(Array.isArray(data194)){
+const len11 = data194.length;
+for(let i11=0; i11<len11; i11++){
+let data195 = data194[i11];
+if(typeof data195 === "string"){
+if(!pattern56.test(data195)){
+const err421 = {instancePath:instancePath+"/depends_on/" + i11,schemaPath:"#/$defs/changeId/pattern",keyword:"pattern",params:{pattern: "^(client|domain|dns_zone|mailbox|database|ftp_user|hosting_plan):."},message:"must match pattern \""+"^(client|domain|dns_zone|mailbox|database|ftp_user|hosting_plan):."+"\"",schema:"^(client|domain|dns_zone|mailbox|database|ftp_user|hosting_plan):.",parentSchema:schema114,data:data195};
+if(vErrors === null){
+vErrors = [err421];
+}
+else {
+vErrors.push(err421);
+}
+errors++;
+}
+}
+else {
+const err422 = {instancePath:instancePath+"/depends_on/" + i11,schemaPath:"#/$defs/changeId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema114.type,parentSchema:schema114,data:data195};
+if(vErrors === null){
+vErrors = [err422];
+}
+else {
+vErrors.push(err422);
+}
+errors++;
+}
+}
+}
+else {
+const err423 = {instancePath:instancePath+"/depends_on",schemaPath:"#/properties/depends_on/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.properties.depends_on.type,parentSchema:schema32.properties.depends_on,data:data194};
+if(vErrors === null){
+vErrors = [err423];
+}
+else {
+vErrors.push(err423);
+}
+errors++;
+}
+}
+if(data.request !== undefined){
+let data196 = data.request;
+if(data196 && typeof data196 == "object" && !Array.isArray(data196)){
+if(data196.method === undefined){
+const err424 = {instancePath:instancePath+"/request",schemaPath:"#/properties/request/required",keyword:"required",params:{missingProperty: "method"},message:"must have required property '"+"method"+"'",schema:schema32.properties.request.required,parentSchema:schema32.properties.request,data:data196};
+if(vErrors === null){
+vErrors = [err424];
+}
+else {
+vErrors.push(err424);
+}
+errors++;
+}
+if(data196.path === undefined){
+const err425 = {instancePath:instancePath+"/request",schemaPath:"#/properties/request/required",keyword:"required",params:{missingProperty: "path"},message:"must have required property '"+"path"+"'",schema:schema32.properties.request.required,parentSchema:schema32.properties.request,data:data196};
+if(vErrors === null){
+vErrors = [err425];
+}
+else {
+vErrors.push(err425);
+}
+errors++;
+}
+if(data196.body === undefined){
+const err426 = {instancePath:instancePath+"/request",schemaPath:"#/properties/request/required",keyword:"required",params:{missingProperty: "body"},message:"must have required property '"+"body"+"'",schema:schema32.properties.request.required,parentSchema:schema32.properties.request,data:data196};
+if(vErrors === null){
+vErrors = [err426];
+}
+else {
+vErrors.push(err426);
+}
+errors++;
+}
+for(const key37 in data196){
+if(!(((key37 === "method") || (key37 === "path")) || (key37 === "body"))){
+const err427 = {instancePath:instancePath+"/request",schemaPath:"#/properties/request/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key37},message:"must NOT have additional properties",schema:false,parentSchema:schema32.properties.request,data:data196};
+if(vErrors === null){
+vErrors = [err427];
+}
+else {
+vErrors.push(err427);
+}
+errors++;
+}
+}
+if(data196.method !== undefined){
+let data197 = data196.method;
+if(!(((data197 === "POST") || (data197 === "PUT")) || (data197 === "DELETE"))){
+const err428 = {instancePath:instancePath+"/request/method",schemaPath:"#/properties/request/properties/method/enum",keyword:"enum",params:{allowedValues: schema32.properties.request.properties.method.enum},message:"must be equal to one of the allowed values",schema:schema32.properties.request.properties.method.enum,parentSchema:schema32.properties.request.properties.method,data:data197};
+if(vErrors === null){
+vErrors = [err428];
+}
+else {
+vErrors.push(err428);
+}
+errors++;
+}
+}
+if(data196.path !== undefined){
+let data198 = data196.path;
+if(typeof data198 !== "string"){
+const err429 = {instancePath:instancePath+"/request/path",schemaPath:"#/properties/request/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.request.properties.path.type,parentSchema:schema32.properties.request.properties.path,data:data198};
+if(vErrors === null){
+vErrors = [err429];
+}
+else {
+vErrors.push(err429);
+}
+errors++;
+}
+}
+if(data196.body !== undefined){
+let data199 = data196.body;
+if((!(data199 && typeof data199 == "object" && !Array.isArray(data199))) && (data199 !== null)){
+const err430 = {instancePath:instancePath+"/request/body",schemaPath:"#/properties/request/properties/body/type",keyword:"type",params:{type: schema32.properties.request.properties.body.type},message:"must be object,null",schema:schema32.properties.request.properties.body.type,parentSchema:schema32.properties.request.properties.body,data:data199};
+if(vErrors === null){
+vErrors = [err430];
+}
+else {
+vErrors.push(err430);
+}
+errors++;
+}
+}
+}
+else {
+const err431 = {instancePath:instancePath+"/request",schemaPath:"#/properties/request/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.properties.request.type,parentSchema:schema32.properties.request,data:data196};
+if(vErrors === null){
+vErrors = [err431];
+}
+else {
+vErrors.push(err431);
+}
+errors++;
+}
+}
+}
+else {
+const err432 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.type,parentSchema:schema32,data};
+if(vErrors === null){
+vErrors = [err432];
+}
+else {
+vErrors.push(err432);
 }
 errors++;
 }
@@ -10429,7 +10590,7 @@ if(data58 && typeof data58 == "object" && !Array.isArray(data58)){
 if(data58.field !== undefined){
 let data59 = data58.field;
 if(!(((((data59 === "php_version") || (data59 === "https.lets_encrypt")) || (data59 === "https.force")) || (data59 === "https.hsts")) || (data59 === "redirect"))){
-const err125 = {instancePath:instancePath+"/unknowns/" + i7+"/field",schemaPath:"#/$defs/setting/enum",keyword:"enum",params:{allowedValues: schema56.enum},message:"must be equal to one of the allowed values",schema:schema56.enum,parentSchema:schema56,data:data59};
+const err125 = {instancePath:instancePath+"/unknowns/" + i7+"/field",schemaPath:"#/$defs/setting/enum",keyword:"enum",params:{allowedValues: schema58.enum},message:"must be equal to one of the allowed values",schema:schema58.enum,parentSchema:schema58,data:data59};
 if(vErrors === null){
 vErrors = [err125];
 }
@@ -10574,8 +10735,8 @@ errors++;
 if(data58.domain !== undefined){
 let data65 = data58.domain;
 if(typeof data65 === "string"){
-if(!pattern13.test(data65)){
-const err135 = {instancePath:instancePath+"/unknowns/" + i7+"/domain",schemaPath:"#/$defs/domain/pattern",keyword:"pattern",params:{pattern: "^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema38,data:data65};
+if(!pattern14.test(data65)){
+const err135 = {instancePath:instancePath+"/unknowns/" + i7+"/domain",schemaPath:"#/$defs/domain/pattern",keyword:"pattern",params:{pattern: "^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema40,data:data65};
 if(vErrors === null){
 vErrors = [err135];
 }
@@ -10586,7 +10747,7 @@ errors++;
 }
 }
 else {
-const err136 = {instancePath:instancePath+"/unknowns/" + i7+"/domain",schemaPath:"#/$defs/domain/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema38.type,parentSchema:schema38,data:data65};
+const err136 = {instancePath:instancePath+"/unknowns/" + i7+"/domain",schemaPath:"#/$defs/domain/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema40.type,parentSchema:schema40,data:data65};
 if(vErrors === null){
 vErrors = [err136];
 }
@@ -10985,4 +11146,4 @@ return errors === 0;
 }
 validate20.evaluated = {"props":{"format_version":true,"panel_url":true,"manifest":true,"manifest_sha256":true,"manifest_parts":true,"scope":true,"fingerprint":true,"plan_sha256":true,"changes":true,"conflicts":true,"unknowns":true,"unmanaged":true,"notes":true,"warnings":true,"summary":true},"dynamicProps":false,"dynamicItems":false};
 /** The schema the validator was compiled from (for the reader's messages). */
-export const schema = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://raw.githubusercontent.com/panel-provision/panel-provision/main/schemas/plan.schema.json","title":"panel-provision plan","description":"What `provision plan` found: the changes apply would send, in order, and what it will not change. `--format json` prints it and `--out FILE` saves it (the same document); `provision apply FILE` applies exactly a saved one, after checking it against the panel. It never holds the API key or a password. Fields a newer minor version adds are allowed beside these.","type":"object","required":["format_version","panel_url","manifest","manifest_sha256","fingerprint","plan_sha256","changes","conflicts","unknowns","unmanaged","notes","summary"],"properties":{"format_version":{"title":"a \"major.minor\" version","description":"The document's format. A reader accepts any minor of its own major (newer minors only add fields) and refuses a newer major. 2.0: updates and deletes; `unknowns` replaces 1.x's `drift` (a client on another plan is now an update). 2.1: a domain's settings (a create's `settings`, a domain's update, a domain's unknowns). 2.2: a domain's DNS zone (`type: \"dns_zone\"`, an update), conflicts with `dns`; hosting plans (`type: \"hosting_plan\"`: create, update, delete). 2.3: `manifest_parts` (a manifest directory) and `scope` (a plan made with --clients). 2.4: a client create's `send_login_credentials`, a subdomain create's `parent_domain`, and a conflict of a zone as apply would leave it (`dns: \"records\"`, `rule`). 2.5: mailboxes, databases and FTP users (`type: \"mailbox\"`, `\"database\"`, `\"ftp_user\"`: create, update, delete), their conflicts and unknowns (`mailbox`, `database`, `ftp_user`).","type":"string","pattern":"^[0-9]+\\.[0-9]+$"},"panel_url":{"title":"the panel's API base URL","description":"The panel the plan was made against (…/api/v2); apply refuses to send it to another.","type":"string","pattern":"."},"manifest":{"title":"the manifest's path","description":"The manifest's path as the user gave it (`-` for standard input), for people; apply never opens it.","type":"string"},"manifest_sha256":{"title":"a sha256 in hex","description":"sha256 of the manifest file's bytes, in lowercase hex; for a manifest directory, of its parts' digests: one line `<sha256>  <name>` per part (its name in the directory), in name order, as sha256sum prints them inside it: the same however the directory's path was typed.","type":"string","pattern":"^[0-9a-f]{64}$"},"manifest_parts":{"title":"the parts of a manifest directory","description":"Present when the manifest is a directory: each part (its path as the plan named it) with the sha256 of its bytes, in the order they were read.","type":"array","minItems":1,"items":{"type":"object","additionalProperties":false,"required":["file","sha256"],"properties":{"file":{"title":"a part's path","type":"string","minLength":1},"sha256":{"title":"a sha256 in hex","type":"string","pattern":"^[0-9a-f]{64}$"}}}},"scope":{"title":"the scope of a scoped plan","description":"Present when the plan was made with --clients: only clients whose username matches one of these glob patterns (`*` any run of characters, `?` one), their domains and zones were planned; prune acted within them; hosting plans were left alone.","type":"object","additionalProperties":false,"required":["clients"],"properties":{"clients":{"type":"array","minItems":1,"items":{"title":"a username pattern","type":"string","minLength":1}}}},"fingerprint":{"title":"a \"sha256:<hex>\" fingerprint","description":"sha256 over exactly the panel facts the plan depends on: for each create, that the client or domain is still absent (and the owner it is added to, and the hosting plan it names); for each update, that the client or domain is still there with the values the plan shows as `before` (and, for a domain, each nested object it sends whole is as it was, keys no manifest manages included); for each delete, that the record is still there, under the same id and owner, and (for a client) with as many domains as the plan says go with it. Apply re-reads the panel and refuses a plan whose facts changed (exit 3): it would no longer do what was reviewed.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"plan_sha256":{"title":"a \"sha256:<hex>\" digest","description":"sha256 over the whole document except this field (object keys sorted), so a file edited after it was made is refused. It catches edits, not forgery: anyone can recompute it.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"changes":{"title":"the changes","description":"What apply sends, each change after the ones it depends on.","type":"array","items":{"$ref":"#/$defs/change"}},"conflicts":{"title":"the conflicts","description":"What apply cannot do as the manifest says: manifest domains that another client owns on the panel, and domains to delete whose subdomains stay (`subdomains`). Plan and apply fail while there is one. A hosting plan's conflict names the plan (`hosting_plan`).","type":"array","items":{"oneOf":[{"type":"object","additionalProperties":false,"required":["domain","client","owner"],"properties":{"domain":{"type":"string","description":"The domain (ASCII form)."},"client":{"type":"string","description":"The client the manifest gives it to."},"owner":{"type":"string","description":"Its owner on the panel: a username, or `#<id>` when the owner is not a client (an administrator)."},"subdomains":{"type":"array","items":{"type":"string"},"description":"The domain's subdomains on the panel that no change deletes: they block its delete."},"dns":{"enum":["subdomain","disabled"],"description":"The domain's `dns` cannot be managed: it is a subdomain on the panel (its records live in its parent's zone), or the panel serves no DNS for it (is_dns_disabled)."}}},{"type":"object","additionalProperties":false,"required":["domain","client","owner","dns","rule","record"],"description":"A domain's zone the manifest would leave broken (checked as it would be after apply): a CNAME at the apex (`cname_at_apex`), a CNAME beside other records at its host (`cname_beside`), two SPF records at one host (`two_spf`), an MX or NS whose target is a CNAME of the zone (`target_is_cname`). `record` is the manifest's; `other` the record it meets, the manifest's when it has `index`, else the panel's.","properties":{"domain":{"type":"string"},"client":{"type":"string"},"owner":{"type":"string"},"dns":{"const":"records"},"rule":{"enum":["cname_at_apex","cname_beside","two_spf","target_is_cname"]},"record":{"type":"object","additionalProperties":false,"required":["host","type","value","index"],"properties":{"host":{"type":"string"},"type":{"type":"string"},"value":{"type":"string"},"index":{"type":"integer","minimum":0,"description":"Its place in the domain's `dns.records` (from 0)."}}},"other":{"type":"object","additionalProperties":false,"required":["host","type","value"],"properties":{"host":{"type":"string"},"type":{"type":"string"},"value":{"type":"string"},"index":{"type":"integer","minimum":0,"description":"Its place in the domain's `dns.records` (from 0)."}}}}},{"type":"object","additionalProperties":false,"required":["mailbox","client","owner"],"properties":{"mailbox":{"type":"string","description":"The mailbox's address (ASCII form, lowercase)."},"client":{"type":"string","description":"The client the manifest lists it under."},"owner":{"type":"string","description":"The client the panel has its domain under (a username, or #<id>)."}}},{"type":"object","additionalProperties":false,"required":["database","client","reason"],"properties":{"database":{"type":"string","description":"The database's name."},"client":{"type":"string","description":"The client the manifest gives it to."},"reason":{"enum":["owner","rename"],"description":"owner: the panel has the name under another client; rename: the manifest gives it a user other than the panel's, or a user another database has."},"owner":{"type":"string","description":"Its owner on the panel (reason owner): a username, or `#<id>` when the owner is not a client."},"user":{"type":"string","description":"The user the manifest gives (reason rename)."},"panel_user":{"type":"string","description":"The user the panel holds for it (a changed user)."},"held_by":{"type":"string","description":"The database on the panel that has the user (a new database)."}}},{"type":"object","additionalProperties":false,"required":["ftp_user","client"],"properties":{"ftp_user":{"type":"string","description":"The FTP user's name."},"client":{"type":"string","description":"The client the manifest lists it under."},"owner":{"type":"string","description":"Its owner on the panel: a username, or `#<id>` when the owner is not a client; left out when the panel's record does not say."}}},{"type":"object","additionalProperties":false,"required":["hosting_plan"],"description":"A hosting plan that cannot be changed as the manifest says: clients are on it (`clients`), the client list does not say who is (`use_unknown`), or the panel's record lacks managed keys (`lacking`).","properties":{"hosting_plan":{"type":"string"},"clients":{"type":"array","items":{"type":"string"}},"use_unknown":{"const":true},"lacking":{"type":"array","items":{"type":"string"}}}}]}},"unknowns":{"title":"the unknowns","description":"Managed fields the panel shows nowhere: a client's (not in GET /clients, not in GET /clients/{id}), or a domain's setting its record in GET /domains lacks (`domain` set): neither compared nor sent.","type":"array","items":{"type":"object","additionalProperties":false,"required":["client","field"],"properties":{"mailbox":{"type":"string","description":"A mailbox's field its record in GET /emails lacks: the mailbox's address."},"database":{"type":"string","description":"A database's field its record in GET /databases lacks: the database's name."},"ftp_user":{"type":"string","description":"An FTP user's field its record in GET /ftp-users lacks: the FTP user's name."},"client":{"type":"string"},"domain":{"$ref":"#/$defs/domain"},"field":{"enum":["plan","email","suspended","language","php_version","https.lets_encrypt","https.force","https.hsts","redirect","quota","aliases","forwardings","keep_copies","catch_all","description","remote_hosts","description","home","description"]},"keys":{"description":"A domain's setting: the panel's keys that do not read (`security.hsts_preload`; the object's name when the record lacks it).","type":"array","items":{"type":"string"}}},"if":{"required":["domain"],"properties":{"domain":true}},"then":{"properties":{"field":{"$ref":"#/$defs/setting"}}},"else":{"properties":{"field":{"enum":["plan","email","suspended","language"]}}}}},"unmanaged":{"title":"what the panel has and the manifest does not list","description":"Counts; the names only when the plan was made with --show-unmanaged (they may be other customers'). The panel's system domains are never counted.","type":"object","additionalProperties":false,"required":["clients","domains"],"properties":{"clients":{"type":"integer","minimum":0},"client_names":{"type":"array","items":{"type":"string"}},"domains":{"type":["integer","null"],"minimum":0,"description":"null when the panel cannot list domains."},"domain_names":{"type":["array","null"],"items":{"type":"string"}},"hosting_plans":{"type":"integer","minimum":0,"description":"The panel's hosting plans the manifest does not list and no change deletes (prune passes over those clients are on); only when the manifest defines plans."},"hosting_plan_names":{"type":"array","items":{"type":"string"}}}},"notes":{"title":"notes","description":"Sentences about how the panel was read (a fallback, a partial list), for people.","type":"array","items":{"type":"string"}},"warnings":{"title":"warnings","description":"Warnings found beside the plan (a mass create or delete, what looks like a rename), for people.","type":"array","items":{"type":"string"}},"summary":{"title":"the summary","description":"How many changes of each action (`create`, `update`, `delete`: a client's delete is one, whatever goes with it), and how many conflicts and unknowns.","type":"object","additionalProperties":{"type":"integer","minimum":0}}},"$defs":{"username":{"title":"a valid username","type":"string","pattern":"^[a-z][a-z0-9_-]*$"},"domain":{"title":"a lowercase ASCII domain name","type":"string","pattern":"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},"setting":{"title":"a domain setting's dotted name","enum":["php_version","https.lets_encrypt","https.force","https.hsts","redirect"]},"hsts":{"title":"HSTS on","description":"What a manifest may give (a create's `settings`, an update's `after`): max_age 0 or more.","type":"object","additionalProperties":false,"required":["max_age","include_subdomains","preload"],"properties":{"max_age":{"title":"0 or more","type":"integer","minimum":0},"include_subdomains":{"type":"boolean"},"preload":{"type":"boolean"}}},"hstsRead":{"title":"HSTS on, as the panel holds it","description":"Any max_age the panel holds (an update's `before`).","type":"object","additionalProperties":false,"required":["max_age","include_subdomains","preload"],"properties":{"max_age":{"type":"integer"},"include_subdomains":{"type":"boolean"},"preload":{"type":"boolean"}}},"redirect":{"title":"forwarding to a URL","description":"What a manifest may give (a create's `settings`, an update's `after`): status 301 or 302; `to` an absolute http(s) URL (checked when the plan is read).","type":"object","additionalProperties":false,"required":["to","status"],"properties":{"to":{"type":"string"},"status":{"title":"301 or 302","enum":[301,302]}}},"redirectRead":{"title":"forwarding to a URL, as the panel holds it","description":"Any URL and forwarding type the panel holds (an update's `before`).","type":"object","additionalProperties":false,"required":["to","status"],"properties":{"to":{"type":"string"},"status":{"type":"integer"}}},"settingValues":{"title":"settings by their dotted names","description":"In the manifest's terms: `php_version` a version or \"default\", `https.lets_encrypt` and `https.force` booleans, `https.hsts` and `redirect` false (off) or an object.","type":"object","additionalProperties":false,"minProperties":1,"properties":{"php_version":{"$ref":"#/$defs/phpVersion"},"https.lets_encrypt":{"type":"boolean"},"https.force":{"type":"boolean"},"https.hsts":{"oneOf":[{"const":false},{"$ref":"#/$defs/hsts"}]},"redirect":{"oneOf":[{"const":false},{"$ref":"#/$defs/redirect"}]}}},"settingChange":{"type":"object","additionalProperties":false,"required":["field","before","after"],"description":"A setting that differs, in the manifest's terms (see settingValues). `before` is the panel's value, whatever it holds (`true` for HSTS or forwarding on whose details do not read); `after` one a manifest may give.","properties":{"field":{"$ref":"#/$defs/setting"},"before":true,"after":true},"allOf":[{"if":{"properties":{"field":{"const":"php_version"}}},"then":{"properties":{"before":{"type":"string"},"after":{"$ref":"#/$defs/phpVersion"}}}},{"if":{"properties":{"field":{"enum":["https.lets_encrypt","https.force"]}}},"then":{"properties":{"before":{"type":"boolean"},"after":{"type":"boolean"}}}},{"if":{"properties":{"field":{"const":"https.hsts"}}},"then":{"properties":{"before":{"oneOf":[{"type":"boolean"},{"$ref":"#/$defs/hstsRead"}]},"after":{"oneOf":[{"const":false},{"$ref":"#/$defs/hsts"}]}}}},{"if":{"properties":{"field":{"const":"redirect"}}},"then":{"properties":{"before":{"oneOf":[{"type":"boolean"},{"$ref":"#/$defs/redirectRead"}]},"after":{"oneOf":[{"const":false},{"$ref":"#/$defs/redirect"}]}}}}]},"phpVersion":{"title":"a PHP version","description":"MAJOR.MINOR, or \"default\": the panel's default.","type":"string","pattern":"^([0-9]{1,3}\\.[0-9]{1,3}|default)$"},"recordOp":{"type":"object","additionalProperties":false,"required":["op","host","type","value","ttl"],"description":"One record's change: `add`, `remove` (with the TTL it has), or `update` of its TTL (`ttl_before`). Host relative to the zone (`@` its apex), type upper-case.","properties":{"op":{"enum":["add","remove","update"]},"host":{"type":"string"},"type":{"type":"string"},"value":{"type":"string"},"ttl":{"type":"integer","minimum":0},"ttl_before":{"type":"integer","minimum":0}}},"mailboxAddress":{"title":"a mailbox address in lowercase ASCII","type":"string","pattern":"^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},"mailboxValues":{"type":"object","additionalProperties":false,"description":"A mailbox's fields in the manifest's names and terms: quota in bytes (0: unlimited), aliases and forwardings as whole addresses in lowercase ASCII.","properties":{"quota":{"type":"integer","minimum":0},"aliases":{"type":"array","items":{"$ref":"#/$defs/mailboxAddress"}},"forwardings":{"type":"array","items":{"$ref":"#/$defs/mailboxAddress"}},"keep_copies":{"type":"boolean"},"catch_all":{"type":"boolean"},"description":{"type":"string"}}},"mailboxFieldChange":{"description":"One field that differs, in the manifest's names and terms (`quota` in bytes; `aliases` and `forwardings` whole lists, sorted).","oneOf":[{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"quota"},"before":{"type":"integer","minimum":0},"after":{"type":"integer","minimum":0}}},{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"aliases"},"before":{"type":"array","items":{"$ref":"#/$defs/mailboxAddress"}},"after":{"type":"array","items":{"$ref":"#/$defs/mailboxAddress"}}}},{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"forwardings"},"before":{"type":"array","items":{"$ref":"#/$defs/mailboxAddress"}},"after":{"type":"array","items":{"$ref":"#/$defs/mailboxAddress"}}}},{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"keep_copies"},"before":{"type":"boolean"},"after":{"type":"boolean"}}},{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"catch_all"},"before":{"type":"boolean"},"after":{"type":"boolean"}}},{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"description"},"before":{"type":"string"},"after":{"type":"string"}}}]},"databaseName":{"title":"a database name","type":"string","pattern":"^[a-z0-9_]{1,64}$"},"remoteHost":{"title":"a remote host in comparison form (an IP address, a CIDR network, a lowercase ASCII host name)","type":"string","minLength":1},"databaseValues":{"type":"object","additionalProperties":false,"description":"A database's fields in the manifest's names and terms: remote_hosts sorted, each once ([]: local only).","properties":{"remote_hosts":{"type":"array","items":{"$ref":"#/$defs/remoteHost"}},"description":{"type":"string"}}},"databaseFieldChange":{"description":"One field that differs, in the manifest's names and terms (`remote_hosts` whole lists, sorted).","oneOf":[{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"remote_hosts"},"before":{"type":"array","items":{"$ref":"#/$defs/remoteHost"}},"after":{"type":"array","items":{"$ref":"#/$defs/remoteHost"}}}},{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"description"},"before":{"type":"string"},"after":{"type":"string"}}}]},"ftpUserName":{"title":"an FTP user name","type":"string","pattern":"^[a-z0-9][a-z0-9._-]{0,63}$"},"ftpUserValues":{"type":"object","additionalProperties":false,"required":["home"],"description":"An FTP user's fields in the manifest's names: its home from the client's home (/www when the manifest gives none), its description.","properties":{"home":{"type":"string","pattern":"^/(www|files)(/.*)?$"},"description":{"type":"string"}}},"ftpUserFieldChange":{"oneOf":[{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"home"},"before":{"type":"string"},"after":{"type":"string"}}},{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"description"},"before":{"type":"string"},"after":{"type":"string"}}}]},"planName":{"title":"a hosting plan's name","type":"string","minLength":1},"planObjects":{"type":"object","additionalProperties":false,"description":"The plan's managed keys by object, in the panel's own names and values.","properties":{"resources":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}},"permissions":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}},"php":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}},"php_fpm":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}}}},"changeId":{"title":"a change id","type":"string","pattern":"^(client|domain|dns_zone|mailbox|database|ftp_user|hosting_plan):."},"id":{"title":"a whole number","type":"integer","minimum":1},"change":{"title":"a change","description":"One call to the panel and why. `request` is exactly what apply sends; a domain's `id_user` (and a subdomain's `id_parent_domain`) is null there until its client (its parent) is created in the same run.","type":"object","required":["id","action","type","name","reason","depends_on","request"],"properties":{"action":{"title":"\"create\", \"update\" or \"delete\"","enum":["create","update","delete"]},"type":{"title":"\"client\", \"domain\", \"dns_zone\", \"mailbox\", \"database\", \"ftp_user\" or \"hosting_plan\"","enum":["client","domain","dns_zone","mailbox","database","ftp_user","hosting_plan"]},"reason":{"type":"string","description":"Why the change is in the plan, for people."},"depends_on":{"type":"array","description":"The changes that must succeed first (listed before this one).","items":{"$ref":"#/$defs/changeId"}},"request":{"type":"object","description":"The HTTP call: method, path relative to panel_url, JSON body (null for a DELETE).","additionalProperties":false,"required":["method","path","body"],"properties":{"method":{"enum":["POST","PUT","DELETE"]},"path":{"type":"string"},"body":{"type":["object","null"]}}}},"allOf":[{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":[],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"hosting_plan":{"type":"object","description":"The hosting plan, resolved by name to its id when the plan was made; absent: the panel's default resources.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"type":["integer","null"],"minimum":1,"description":"The plan's id; null for a plan the same run creates (the change then depends on its create; the id comes from its answer)."}}},"email":{"type":"string"},"suspended":{"type":"boolean"},"language":{"type":"string"},"send_login_credentials":{"type":"boolean","description":"Whether the panel mails the new client its login (the request's `send_login_credentials`); absent in files of format 2.3 or older."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The fields that differ: the request sends only these.","items":{"type":"object","additionalProperties":false,"required":["field","before","after"],"description":"A managed field that differs, in the manifest's terms: `plan` by name (null: none), `email` (null: none), `suspended`, `language` (null: none).","properties":{"field":{"enum":["plan","email","suspended","language"]},"before":{"type":["string","boolean","null"]},"after":{"type":["string","boolean"]}}}},"hosting_plan":{"type":"object","description":"The hosting plan it moves to, when `plan` is among the fields.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"type":["integer","null"],"minimum":1,"description":"The plan's id; null for a plan the same run creates (the change then depends on its create; the id comes from its answer)."}}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","domains","domain_names"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"domains":{"type":["integer","null"],"minimum":0,"description":"How many of its domains go with it (system domains not counted): the panel deletes them with the client, and its mail, databases and files. null when the panel cannot list domains: then how many is unknown, and apply needs --allow-mass-delete."},"domain_names":{"type":["array","null"],"items":{"type":"string"},"description":"The domains that go with it, sorted (null when the panel cannot list them): a saved plan is stale once they differ."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["client","client_id"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number or null","description":"The owner's id when it exists already; null when it is created in the same run.","type":["integer","null"],"minimum":1},"parent":{"$ref":"#/$defs/domain"},"parent_domain":{"type":"object","description":"The domain it is a subdomain of (the nearest enclosing domain of the same client): the request's `id_parent_domain`. Absent: a top-level domain.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"$ref":"#/$defs/domain"},"id":{"type":["integer","null"],"minimum":1,"description":"The parent's id on the panel; null for a parent the same run creates (the change then depends on its create; the id comes from its answer, and the request's `id_parent_domain` is null until then)."}}},"settings":{"$ref":"#/$defs/settingValues","description":"The settings the manifest gives, sent in the same POST."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["domain_id","client","client_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"domain_id":{"title":"a whole number","$ref":"#/$defs/id"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The owner's id on the panel.","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The settings that differ. The request sends only the top-level keys they touch (`php_version`, `security`, `target`), each nested object whole: as read, with the managed keys changed.","items":{"$ref":"#/$defs/settingChange"}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["domain_id","client","client_id","subdomains"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"domain_id":{"title":"a whole number","$ref":"#/$defs/id"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"subdomains":{"type":"array","items":{"type":"string"},"description":"Its subdomains on the panel (same owner), sorted, each deleted first by this plan: a saved plan is stale once they differ."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"dns_zone"}}},"then":{"additionalProperties":false,"required":["client","domain_id","records","prune","keep","makes_custom","zone_digest"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"client":{"$ref":"#/$defs/username"},"domain_id":{"type":["integer","null"],"minimum":1,"description":"The domain's id; null when the domain is created in the same run (its zone is read after its POST, and the request's id and records are known after apply)."},"records":{"type":"array","items":{"$ref":"#/$defs/recordOp"},"description":"The record changes; for a new domain, its records as adds."},"prune":{"type":"boolean","description":"Unlisted records go (except `keep` matches, and the apex NS records unless the manifest lists some)."},"keep":{"type":"array","items":{"type":"string"}},"makes_custom":{"type":"boolean","description":"The zone is not custom yet: this PUT makes it custom (the panel stops regenerating its default records)."},"zone_digest":{"type":["string","null"],"pattern":"^sha256:[0-9a-f]{64}$","description":"sha256 over the zone as the plan read it (SOA, DKIM record, records); apply reads the zone again and sends nothing to it when it differs. null for a new domain."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"mailbox"}}},"then":{"additionalProperties":false,"required":["client","client_id","domain","values"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/mailboxAddress"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number or null","description":"The owner's id when it exists already; null when it is created in the same run.","type":["integer","null"],"minimum":1},"domain":{"$ref":"#/$defs/domain"},"values":{"$ref":"#/$defs/mailboxValues","description":"The fields the manifest gives, sent in the same POST (the password made here is added when it is sent, never written here)."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"mailbox"}}},"then":{"additionalProperties":false,"required":["client","mailbox_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/mailboxAddress"},"client":{"$ref":"#/$defs/username"},"mailbox_id":{"$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The fields that differ; the PUT sends only them.","items":{"$ref":"#/$defs/mailboxFieldChange"}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"mailbox"}}},"then":{"additionalProperties":false,"required":["client","mailbox_id","destroys_data"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/mailboxAddress"},"client":{"$ref":"#/$defs/username"},"mailbox_id":{"$ref":"#/$defs/id"},"destroys_data":{"const":true,"description":"A mailbox's delete destroys the mail stored in it."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"database"}}},"then":{"additionalProperties":false,"required":["client","client_id","user","values"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/databaseName"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number or null","description":"The owner's id when it exists already; null when it is created in the same run.","type":["integer","null"],"minimum":1},"user":{"title":"a database user","type":"string","pattern":"^[a-z0-9_]{1,32}$"},"values":{"$ref":"#/$defs/databaseValues","description":"The fields the manifest gives, sent in the same POST (the password made here is added when it is sent, never written here)."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"database"}}},"then":{"additionalProperties":false,"required":["client","database_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/databaseName"},"client":{"$ref":"#/$defs/username"},"database_id":{"$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The fields that differ; the PUT sends only them.","items":{"$ref":"#/$defs/databaseFieldChange"}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"database"}}},"then":{"additionalProperties":false,"required":["client","database_id","destroys_data"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/databaseName"},"client":{"$ref":"#/$defs/username"},"database_id":{"$ref":"#/$defs/id"},"destroys_data":{"const":true,"description":"A database's delete destroys the data stored in it."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"ftp_user"}}},"then":{"additionalProperties":false,"required":["client","client_id","values"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/ftpUserName"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number or null","description":"The owner's id when it exists already; null when it is created in the same run.","type":["integer","null"],"minimum":1},"values":{"$ref":"#/$defs/ftpUserValues","description":"The fields sent in the same POST (the password made here is added when it is sent, never written here)."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"ftp_user"}}},"then":{"additionalProperties":false,"required":["client","ftp_user_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/ftpUserName"},"client":{"$ref":"#/$defs/username"},"ftp_user_id":{"$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The fields that differ; the PUT sends only them.","items":{"$ref":"#/$defs/ftpUserFieldChange"}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"ftp_user"}}},"then":{"additionalProperties":false,"required":["client","ftp_user_id"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/ftpUserName"},"client":{"$ref":"#/$defs/username"},"ftp_user_id":{"$ref":"#/$defs/id"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["objects"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"objects":{"$ref":"#/$defs/planObjects"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["plan_id","fields","clients"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"plan_id":{"title":"a whole number","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The managed keys that differ (`resources.disk_space`): the request sends only the objects they touch, each whole as read with the managed keys changed.","items":{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"type":"string","pattern":"^(resources|permissions|php|php_fpm)\\.."},"before":true,"after":{"type":["number","boolean","string","null"]}}}},"clients":{"type":["integer","null"],"minimum":0,"description":"How many clients are on the plan; they keep their copied values (the panel copies a plan when it is assigned). null: the panel does not say."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["plan_id","leaving"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"plan_id":{"title":"a whole number","$ref":"#/$defs/id"},"leaving":{"type":"array","items":{"type":"string"},"description":"The clients on the plan when the plan was made that the same plan deletes or moves off (sorted): a saved plan is stale once who is on it differs."}}}}]}}};
+export const schema = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://raw.githubusercontent.com/panel-provision/panel-provision/main/schemas/plan.schema.json","title":"panel-provision plan","description":"What `provision plan` found: the changes apply would send, in order, and what it will not change. `--format json` prints it and `--out FILE` saves it (the same document); `provision apply FILE` applies exactly a saved one, after checking it against the panel. It never holds the API key or a password. Fields a newer minor version adds are allowed beside these.","type":"object","required":["format_version","panel_url","manifest","manifest_sha256","fingerprint","plan_sha256","changes","conflicts","unknowns","unmanaged","notes","summary"],"properties":{"format_version":{"title":"a \"major.minor\" version","description":"The document's format. A reader accepts any minor of its own major (newer minors only add fields) and refuses a newer major. 2.0: updates and deletes; `unknowns` replaces 1.x's `drift` (a client on another plan is now an update). 2.1: a domain's settings (a create's `settings`, a domain's update, a domain's unknowns). 2.2: a domain's DNS zone (`type: \"dns_zone\"`, an update), conflicts with `dns`; hosting plans (`type: \"hosting_plan\"`: create, update, delete). 2.3: `manifest_parts` (a manifest directory) and `scope` (a plan made with --clients). 2.4: a client create's `send_login_credentials`, a subdomain create's `parent_domain`, and a conflict of a zone as apply would leave it (`dns: \"records\"`, `rule`). 2.5: mailboxes, databases and FTP users (`type: \"mailbox\"`, `\"database\"`, `\"ftp_user\"`: create, update, delete), their conflicts and unknowns (`mailbox`, `database`, `ftp_user`), and what a client's or a domain's delete takes of them (`takes`, `destroys_data`).","type":"string","pattern":"^[0-9]+\\.[0-9]+$"},"panel_url":{"title":"the panel's API base URL","description":"The panel the plan was made against (…/api/v2); apply refuses to send it to another.","type":"string","pattern":"."},"manifest":{"title":"the manifest's path","description":"The manifest's path as the user gave it (`-` for standard input), for people; apply never opens it.","type":"string"},"manifest_sha256":{"title":"a sha256 in hex","description":"sha256 of the manifest file's bytes, in lowercase hex; for a manifest directory, of its parts' digests: one line `<sha256>  <name>` per part (its name in the directory), in name order, as sha256sum prints them inside it: the same however the directory's path was typed.","type":"string","pattern":"^[0-9a-f]{64}$"},"manifest_parts":{"title":"the parts of a manifest directory","description":"Present when the manifest is a directory: each part (its path as the plan named it) with the sha256 of its bytes, in the order they were read.","type":"array","minItems":1,"items":{"type":"object","additionalProperties":false,"required":["file","sha256"],"properties":{"file":{"title":"a part's path","type":"string","minLength":1},"sha256":{"title":"a sha256 in hex","type":"string","pattern":"^[0-9a-f]{64}$"}}}},"scope":{"title":"the scope of a scoped plan","description":"Present when the plan was made with --clients: only clients whose username matches one of these glob patterns (`*` any run of characters, `?` one), their domains and zones were planned; prune acted within them; hosting plans were left alone.","type":"object","additionalProperties":false,"required":["clients"],"properties":{"clients":{"type":"array","minItems":1,"items":{"title":"a username pattern","type":"string","minLength":1}}}},"fingerprint":{"title":"a \"sha256:<hex>\" fingerprint","description":"sha256 over exactly the panel facts the plan depends on: for each create, that the client or domain is still absent (and the owner it is added to, and the hosting plan it names); for each update, that the client or domain is still there with the values the plan shows as `before` (and, for a domain, each nested object it sends whole is as it was, keys no manifest manages included); for each delete, that the record is still there, under the same id and owner, and (for a client) with as many domains as the plan says go with it, and (`takes`) as many things of other kinds. Apply re-reads the panel and refuses a plan whose facts changed (exit 3): it would no longer do what was reviewed.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"plan_sha256":{"title":"a \"sha256:<hex>\" digest","description":"sha256 over the whole document except this field (object keys sorted), so a file edited after it was made is refused. It catches edits, not forgery: anyone can recompute it.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"changes":{"title":"the changes","description":"What apply sends, each change after the ones it depends on.","type":"array","items":{"$ref":"#/$defs/change"}},"conflicts":{"title":"the conflicts","description":"What apply cannot do as the manifest says: manifest domains that another client owns on the panel, and domains to delete whose subdomains stay (`subdomains`). Plan and apply fail while there is one. A hosting plan's conflict names the plan (`hosting_plan`).","type":"array","items":{"oneOf":[{"type":"object","additionalProperties":false,"required":["domain","client","owner"],"properties":{"domain":{"type":"string","description":"The domain (ASCII form)."},"client":{"type":"string","description":"The client the manifest gives it to."},"owner":{"type":"string","description":"Its owner on the panel: a username, or `#<id>` when the owner is not a client (an administrator)."},"subdomains":{"type":"array","items":{"type":"string"},"description":"The domain's subdomains on the panel that no change deletes: they block its delete."},"dns":{"enum":["subdomain","disabled"],"description":"The domain's `dns` cannot be managed: it is a subdomain on the panel (its records live in its parent's zone), or the panel serves no DNS for it (is_dns_disabled)."}}},{"type":"object","additionalProperties":false,"required":["domain","client","owner","dns","rule","record"],"description":"A domain's zone the manifest would leave broken (checked as it would be after apply): a CNAME at the apex (`cname_at_apex`), a CNAME beside other records at its host (`cname_beside`), two SPF records at one host (`two_spf`), an MX or NS whose target is a CNAME of the zone (`target_is_cname`). `record` is the manifest's; `other` the record it meets, the manifest's when it has `index`, else the panel's.","properties":{"domain":{"type":"string"},"client":{"type":"string"},"owner":{"type":"string"},"dns":{"const":"records"},"rule":{"enum":["cname_at_apex","cname_beside","two_spf","target_is_cname"]},"record":{"type":"object","additionalProperties":false,"required":["host","type","value","index"],"properties":{"host":{"type":"string"},"type":{"type":"string"},"value":{"type":"string"},"index":{"type":"integer","minimum":0,"description":"Its place in the domain's `dns.records` (from 0)."}}},"other":{"type":"object","additionalProperties":false,"required":["host","type","value"],"properties":{"host":{"type":"string"},"type":{"type":"string"},"value":{"type":"string"},"index":{"type":"integer","minimum":0,"description":"Its place in the domain's `dns.records` (from 0)."}}}}},{"type":"object","additionalProperties":false,"required":["mailbox","client","owner"],"properties":{"mailbox":{"type":"string","description":"The mailbox's address (ASCII form, lowercase)."},"client":{"type":"string","description":"The client the manifest lists it under."},"owner":{"type":"string","description":"The client the panel has its domain under (a username, or #<id>)."}}},{"type":"object","additionalProperties":false,"required":["database","client","reason"],"properties":{"database":{"type":"string","description":"The database's name."},"client":{"type":"string","description":"The client the manifest gives it to."},"reason":{"enum":["owner","rename"],"description":"owner: the panel has the name under another client; rename: the manifest gives it a user other than the panel's, or a user another database has."},"owner":{"type":"string","description":"Its owner on the panel (reason owner): a username, or `#<id>` when the owner is not a client."},"user":{"type":"string","description":"The user the manifest gives (reason rename)."},"panel_user":{"type":"string","description":"The user the panel holds for it (a changed user)."},"held_by":{"type":"string","description":"The database on the panel that has the user (a new database)."}}},{"type":"object","additionalProperties":false,"required":["ftp_user","client"],"properties":{"ftp_user":{"type":"string","description":"The FTP user's name."},"client":{"type":"string","description":"The client the manifest lists it under."},"owner":{"type":"string","description":"Its owner on the panel: a username, or `#<id>` when the owner is not a client; left out when the panel's record does not say."}}},{"type":"object","additionalProperties":false,"required":["hosting_plan"],"description":"A hosting plan that cannot be changed as the manifest says: clients are on it (`clients`), the client list does not say who is (`use_unknown`), or the panel's record lacks managed keys (`lacking`).","properties":{"hosting_plan":{"type":"string"},"clients":{"type":"array","items":{"type":"string"}},"use_unknown":{"const":true},"lacking":{"type":"array","items":{"type":"string"}}}}]}},"unknowns":{"title":"the unknowns","description":"Managed fields the panel shows nowhere: a client's (not in GET /clients, not in GET /clients/{id}), or a domain's setting its record in GET /domains lacks (`domain` set): neither compared nor sent.","type":"array","items":{"type":"object","additionalProperties":false,"required":["client","field"],"properties":{"mailbox":{"type":"string","description":"A mailbox's field its record in GET /emails lacks: the mailbox's address."},"database":{"type":"string","description":"A database's field its record in GET /databases lacks: the database's name."},"ftp_user":{"type":"string","description":"An FTP user's field its record in GET /ftp-users lacks: the FTP user's name."},"client":{"type":"string"},"domain":{"$ref":"#/$defs/domain"},"field":{"enum":["plan","email","suspended","language","php_version","https.lets_encrypt","https.force","https.hsts","redirect","quota","aliases","forwardings","keep_copies","catch_all","description","remote_hosts","description","home","description"]},"keys":{"description":"A domain's setting: the panel's keys that do not read (`security.hsts_preload`; the object's name when the record lacks it).","type":"array","items":{"type":"string"}}},"if":{"required":["domain"],"properties":{"domain":true}},"then":{"properties":{"field":{"$ref":"#/$defs/setting"}}},"else":{"properties":{"field":{"enum":["plan","email","suspended","language"]}}}}},"unmanaged":{"title":"what the panel has and the manifest does not list","description":"Counts; the names only when the plan was made with --show-unmanaged (they may be other customers'). The panel's system domains are never counted.","type":"object","additionalProperties":false,"required":["clients","domains"],"properties":{"clients":{"type":"integer","minimum":0},"client_names":{"type":"array","items":{"type":"string"}},"domains":{"type":["integer","null"],"minimum":0,"description":"null when the panel cannot list domains."},"domain_names":{"type":["array","null"],"items":{"type":"string"}},"hosting_plans":{"type":"integer","minimum":0,"description":"The panel's hosting plans the manifest does not list and no change deletes (prune passes over those clients are on); only when the manifest defines plans."},"hosting_plan_names":{"type":"array","items":{"type":"string"}}}},"notes":{"title":"notes","description":"Sentences about how the panel was read (a fallback, a partial list), for people.","type":"array","items":{"type":"string"}},"warnings":{"title":"warnings","description":"Warnings found beside the plan (a mass create or delete, what looks like a rename), for people.","type":"array","items":{"type":"string"}},"summary":{"title":"the summary","description":"How many changes of each action (`create`, `update`, `delete`: a client's delete is one, whatever goes with it), and how many conflicts and unknowns.","type":"object","additionalProperties":{"type":"integer","minimum":0}}},"$defs":{"username":{"title":"a valid username","type":"string","pattern":"^[a-z][a-z0-9_-]*$"},"takes":{"title":"what a delete takes, counted","description":"How many things of each other kind (`mailbox`, `database`) go with the delete, by kind, each counted for --max-deletes: of the kinds whose lists were read (a kind the panel cannot list is left out: unknown). A saved plan is stale once they differ.","type":"object","propertyNames":{"pattern":"^[a-z][a-z_]*$"},"additionalProperties":{"type":"integer","minimum":0}},"destroysData":{"const":true,"description":"What the delete takes (`takes`) holds data: mail, a database's tables."},"domain":{"title":"a lowercase ASCII domain name","type":"string","pattern":"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},"setting":{"title":"a domain setting's dotted name","enum":["php_version","https.lets_encrypt","https.force","https.hsts","redirect"]},"hsts":{"title":"HSTS on","description":"What a manifest may give (a create's `settings`, an update's `after`): max_age 0 or more.","type":"object","additionalProperties":false,"required":["max_age","include_subdomains","preload"],"properties":{"max_age":{"title":"0 or more","type":"integer","minimum":0},"include_subdomains":{"type":"boolean"},"preload":{"type":"boolean"}}},"hstsRead":{"title":"HSTS on, as the panel holds it","description":"Any max_age the panel holds (an update's `before`).","type":"object","additionalProperties":false,"required":["max_age","include_subdomains","preload"],"properties":{"max_age":{"type":"integer"},"include_subdomains":{"type":"boolean"},"preload":{"type":"boolean"}}},"redirect":{"title":"forwarding to a URL","description":"What a manifest may give (a create's `settings`, an update's `after`): status 301 or 302; `to` an absolute http(s) URL (checked when the plan is read).","type":"object","additionalProperties":false,"required":["to","status"],"properties":{"to":{"type":"string"},"status":{"title":"301 or 302","enum":[301,302]}}},"redirectRead":{"title":"forwarding to a URL, as the panel holds it","description":"Any URL and forwarding type the panel holds (an update's `before`).","type":"object","additionalProperties":false,"required":["to","status"],"properties":{"to":{"type":"string"},"status":{"type":"integer"}}},"settingValues":{"title":"settings by their dotted names","description":"In the manifest's terms: `php_version` a version or \"default\", `https.lets_encrypt` and `https.force` booleans, `https.hsts` and `redirect` false (off) or an object.","type":"object","additionalProperties":false,"minProperties":1,"properties":{"php_version":{"$ref":"#/$defs/phpVersion"},"https.lets_encrypt":{"type":"boolean"},"https.force":{"type":"boolean"},"https.hsts":{"oneOf":[{"const":false},{"$ref":"#/$defs/hsts"}]},"redirect":{"oneOf":[{"const":false},{"$ref":"#/$defs/redirect"}]}}},"settingChange":{"type":"object","additionalProperties":false,"required":["field","before","after"],"description":"A setting that differs, in the manifest's terms (see settingValues). `before` is the panel's value, whatever it holds (`true` for HSTS or forwarding on whose details do not read); `after` one a manifest may give.","properties":{"field":{"$ref":"#/$defs/setting"},"before":true,"after":true},"allOf":[{"if":{"properties":{"field":{"const":"php_version"}}},"then":{"properties":{"before":{"type":"string"},"after":{"$ref":"#/$defs/phpVersion"}}}},{"if":{"properties":{"field":{"enum":["https.lets_encrypt","https.force"]}}},"then":{"properties":{"before":{"type":"boolean"},"after":{"type":"boolean"}}}},{"if":{"properties":{"field":{"const":"https.hsts"}}},"then":{"properties":{"before":{"oneOf":[{"type":"boolean"},{"$ref":"#/$defs/hstsRead"}]},"after":{"oneOf":[{"const":false},{"$ref":"#/$defs/hsts"}]}}}},{"if":{"properties":{"field":{"const":"redirect"}}},"then":{"properties":{"before":{"oneOf":[{"type":"boolean"},{"$ref":"#/$defs/redirectRead"}]},"after":{"oneOf":[{"const":false},{"$ref":"#/$defs/redirect"}]}}}}]},"phpVersion":{"title":"a PHP version","description":"MAJOR.MINOR, or \"default\": the panel's default.","type":"string","pattern":"^([0-9]{1,3}\\.[0-9]{1,3}|default)$"},"recordOp":{"type":"object","additionalProperties":false,"required":["op","host","type","value","ttl"],"description":"One record's change: `add`, `remove` (with the TTL it has), or `update` of its TTL (`ttl_before`). Host relative to the zone (`@` its apex), type upper-case.","properties":{"op":{"enum":["add","remove","update"]},"host":{"type":"string"},"type":{"type":"string"},"value":{"type":"string"},"ttl":{"type":"integer","minimum":0},"ttl_before":{"type":"integer","minimum":0}}},"mailboxAddress":{"title":"a mailbox address in lowercase ASCII","type":"string","pattern":"^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},"mailboxValues":{"type":"object","additionalProperties":false,"description":"A mailbox's fields in the manifest's names and terms: quota in bytes (0: unlimited), aliases and forwardings as whole addresses in lowercase ASCII.","properties":{"quota":{"type":"integer","minimum":0},"aliases":{"type":"array","items":{"$ref":"#/$defs/mailboxAddress"}},"forwardings":{"type":"array","items":{"$ref":"#/$defs/mailboxAddress"}},"keep_copies":{"type":"boolean"},"catch_all":{"type":"boolean"},"description":{"type":"string"}}},"mailboxFieldChange":{"description":"One field that differs, in the manifest's names and terms (`quota` in bytes; `aliases` and `forwardings` whole lists, sorted).","oneOf":[{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"quota"},"before":{"type":"integer","minimum":0},"after":{"type":"integer","minimum":0}}},{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"aliases"},"before":{"type":"array","items":{"$ref":"#/$defs/mailboxAddress"}},"after":{"type":"array","items":{"$ref":"#/$defs/mailboxAddress"}}}},{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"forwardings"},"before":{"type":"array","items":{"$ref":"#/$defs/mailboxAddress"}},"after":{"type":"array","items":{"$ref":"#/$defs/mailboxAddress"}}}},{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"keep_copies"},"before":{"type":"boolean"},"after":{"type":"boolean"}}},{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"catch_all"},"before":{"type":"boolean"},"after":{"type":"boolean"}}},{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"description"},"before":{"type":"string"},"after":{"type":"string"}}}]},"databaseName":{"title":"a database name","type":"string","pattern":"^[a-z0-9_]{1,64}$"},"remoteHost":{"title":"a remote host in comparison form (an IP address, a CIDR network, a lowercase ASCII host name)","type":"string","minLength":1},"databaseValues":{"type":"object","additionalProperties":false,"description":"A database's fields in the manifest's names and terms: remote_hosts sorted, each once ([]: local only).","properties":{"remote_hosts":{"type":"array","items":{"$ref":"#/$defs/remoteHost"}},"description":{"type":"string"}}},"databaseFieldChange":{"description":"One field that differs, in the manifest's names and terms (`remote_hosts` whole lists, sorted).","oneOf":[{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"remote_hosts"},"before":{"type":"array","items":{"$ref":"#/$defs/remoteHost"}},"after":{"type":"array","items":{"$ref":"#/$defs/remoteHost"}}}},{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"description"},"before":{"type":"string"},"after":{"type":"string"}}}]},"ftpUserName":{"title":"an FTP user name","type":"string","pattern":"^[a-z0-9][a-z0-9._-]{0,63}$"},"ftpUserValues":{"type":"object","additionalProperties":false,"required":["home"],"description":"An FTP user's fields in the manifest's names: its home from the client's home (/www when the manifest gives none), its description.","properties":{"home":{"type":"string","pattern":"^/(www|files)(/.*)?$"},"description":{"type":"string"}}},"ftpUserFieldChange":{"oneOf":[{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"home"},"before":{"type":"string"},"after":{"type":"string"}}},{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"description"},"before":{"type":"string"},"after":{"type":"string"}}}]},"planName":{"title":"a hosting plan's name","type":"string","minLength":1},"planObjects":{"type":"object","additionalProperties":false,"description":"The plan's managed keys by object, in the panel's own names and values.","properties":{"resources":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}},"permissions":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}},"php":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}},"php_fpm":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}}}},"changeId":{"title":"a change id","type":"string","pattern":"^(client|domain|dns_zone|mailbox|database|ftp_user|hosting_plan):."},"id":{"title":"a whole number","type":"integer","minimum":1},"change":{"title":"a change","description":"One call to the panel and why. `request` is exactly what apply sends; a domain's `id_user` (and a subdomain's `id_parent_domain`) is null there until its client (its parent) is created in the same run.","type":"object","required":["id","action","type","name","reason","depends_on","request"],"properties":{"action":{"title":"\"create\", \"update\" or \"delete\"","enum":["create","update","delete"]},"type":{"title":"\"client\", \"domain\", \"dns_zone\", \"mailbox\", \"database\", \"ftp_user\" or \"hosting_plan\"","enum":["client","domain","dns_zone","mailbox","database","ftp_user","hosting_plan"]},"reason":{"type":"string","description":"Why the change is in the plan, for people."},"depends_on":{"type":"array","description":"The changes that must succeed first (listed before this one).","items":{"$ref":"#/$defs/changeId"}},"request":{"type":"object","description":"The HTTP call: method, path relative to panel_url, JSON body (null for a DELETE).","additionalProperties":false,"required":["method","path","body"],"properties":{"method":{"enum":["POST","PUT","DELETE"]},"path":{"type":"string"},"body":{"type":["object","null"]}}}},"allOf":[{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":[],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"hosting_plan":{"type":"object","description":"The hosting plan, resolved by name to its id when the plan was made; absent: the panel's default resources.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"type":["integer","null"],"minimum":1,"description":"The plan's id; null for a plan the same run creates (the change then depends on its create; the id comes from its answer)."}}},"email":{"type":"string"},"suspended":{"type":"boolean"},"language":{"type":"string"},"send_login_credentials":{"type":"boolean","description":"Whether the panel mails the new client its login (the request's `send_login_credentials`); absent in files of format 2.3 or older."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The fields that differ: the request sends only these.","items":{"type":"object","additionalProperties":false,"required":["field","before","after"],"description":"A managed field that differs, in the manifest's terms: `plan` by name (null: none), `email` (null: none), `suspended`, `language` (null: none).","properties":{"field":{"enum":["plan","email","suspended","language"]},"before":{"type":["string","boolean","null"]},"after":{"type":["string","boolean"]}}}},"hosting_plan":{"type":"object","description":"The hosting plan it moves to, when `plan` is among the fields.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"type":["integer","null"],"minimum":1,"description":"The plan's id; null for a plan the same run creates (the change then depends on its create; the id comes from its answer)."}}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","domains","domain_names"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"domains":{"type":["integer","null"],"minimum":0,"description":"How many of its domains go with it (system domains not counted): the panel deletes them with the client, and its mail, databases and files. null when the panel cannot list domains: then how many is unknown, and apply needs --allow-mass-delete."},"domain_names":{"type":["array","null"],"items":{"type":"string"},"description":"The domains that go with it, sorted (null when the panel cannot list them): a saved plan is stale once they differ."},"takes":{"$ref":"#/$defs/takes"},"destroys_data":{"$ref":"#/$defs/destroysData"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["client","client_id"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number or null","description":"The owner's id when it exists already; null when it is created in the same run.","type":["integer","null"],"minimum":1},"parent":{"$ref":"#/$defs/domain"},"parent_domain":{"type":"object","description":"The domain it is a subdomain of (the nearest enclosing domain of the same client): the request's `id_parent_domain`. Absent: a top-level domain.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"$ref":"#/$defs/domain"},"id":{"type":["integer","null"],"minimum":1,"description":"The parent's id on the panel; null for a parent the same run creates (the change then depends on its create; the id comes from its answer, and the request's `id_parent_domain` is null until then)."}}},"settings":{"$ref":"#/$defs/settingValues","description":"The settings the manifest gives, sent in the same POST."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["domain_id","client","client_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"domain_id":{"title":"a whole number","$ref":"#/$defs/id"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The owner's id on the panel.","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The settings that differ. The request sends only the top-level keys they touch (`php_version`, `security`, `target`), each nested object whole: as read, with the managed keys changed.","items":{"$ref":"#/$defs/settingChange"}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["domain_id","client","client_id","subdomains"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"domain_id":{"title":"a whole number","$ref":"#/$defs/id"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"subdomains":{"type":"array","items":{"type":"string"},"description":"Its subdomains on the panel (same owner), sorted, each deleted first by this plan: a saved plan is stale once they differ."},"takes":{"$ref":"#/$defs/takes"},"destroys_data":{"$ref":"#/$defs/destroysData"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"dns_zone"}}},"then":{"additionalProperties":false,"required":["client","domain_id","records","prune","keep","makes_custom","zone_digest"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"client":{"$ref":"#/$defs/username"},"domain_id":{"type":["integer","null"],"minimum":1,"description":"The domain's id; null when the domain is created in the same run (its zone is read after its POST, and the request's id and records are known after apply)."},"records":{"type":"array","items":{"$ref":"#/$defs/recordOp"},"description":"The record changes; for a new domain, its records as adds."},"prune":{"type":"boolean","description":"Unlisted records go (except `keep` matches, and the apex NS records unless the manifest lists some)."},"keep":{"type":"array","items":{"type":"string"}},"makes_custom":{"type":"boolean","description":"The zone is not custom yet: this PUT makes it custom (the panel stops regenerating its default records)."},"zone_digest":{"type":["string","null"],"pattern":"^sha256:[0-9a-f]{64}$","description":"sha256 over the zone as the plan read it (SOA, DKIM record, records); apply reads the zone again and sends nothing to it when it differs. null for a new domain."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"mailbox"}}},"then":{"additionalProperties":false,"required":["client","client_id","domain","values"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/mailboxAddress"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number or null","description":"The owner's id when it exists already; null when it is created in the same run.","type":["integer","null"],"minimum":1},"domain":{"$ref":"#/$defs/domain"},"values":{"$ref":"#/$defs/mailboxValues","description":"The fields the manifest gives, sent in the same POST (the password made here is added when it is sent, never written here)."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"mailbox"}}},"then":{"additionalProperties":false,"required":["client","mailbox_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/mailboxAddress"},"client":{"$ref":"#/$defs/username"},"mailbox_id":{"$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The fields that differ; the PUT sends only them.","items":{"$ref":"#/$defs/mailboxFieldChange"}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"mailbox"}}},"then":{"additionalProperties":false,"required":["client","mailbox_id","destroys_data"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/mailboxAddress"},"client":{"$ref":"#/$defs/username"},"mailbox_id":{"$ref":"#/$defs/id"},"destroys_data":{"const":true,"description":"A mailbox's delete destroys the mail stored in it."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"database"}}},"then":{"additionalProperties":false,"required":["client","client_id","user","values"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/databaseName"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number or null","description":"The owner's id when it exists already; null when it is created in the same run.","type":["integer","null"],"minimum":1},"user":{"title":"a database user","type":"string","pattern":"^[a-z0-9_]{1,32}$"},"values":{"$ref":"#/$defs/databaseValues","description":"The fields the manifest gives, sent in the same POST (the password made here is added when it is sent, never written here)."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"database"}}},"then":{"additionalProperties":false,"required":["client","database_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/databaseName"},"client":{"$ref":"#/$defs/username"},"database_id":{"$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The fields that differ; the PUT sends only them.","items":{"$ref":"#/$defs/databaseFieldChange"}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"database"}}},"then":{"additionalProperties":false,"required":["client","database_id","destroys_data"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/databaseName"},"client":{"$ref":"#/$defs/username"},"database_id":{"$ref":"#/$defs/id"},"destroys_data":{"const":true,"description":"A database's delete destroys the data stored in it."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"ftp_user"}}},"then":{"additionalProperties":false,"required":["client","client_id","values"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/ftpUserName"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number or null","description":"The owner's id when it exists already; null when it is created in the same run.","type":["integer","null"],"minimum":1},"values":{"$ref":"#/$defs/ftpUserValues","description":"The fields sent in the same POST (the password made here is added when it is sent, never written here)."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"ftp_user"}}},"then":{"additionalProperties":false,"required":["client","ftp_user_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/ftpUserName"},"client":{"$ref":"#/$defs/username"},"ftp_user_id":{"$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The fields that differ; the PUT sends only them.","items":{"$ref":"#/$defs/ftpUserFieldChange"}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"ftp_user"}}},"then":{"additionalProperties":false,"required":["client","ftp_user_id"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/ftpUserName"},"client":{"$ref":"#/$defs/username"},"ftp_user_id":{"$ref":"#/$defs/id"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["objects"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"objects":{"$ref":"#/$defs/planObjects"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["plan_id","fields","clients"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"plan_id":{"title":"a whole number","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The managed keys that differ (`resources.disk_space`): the request sends only the objects they touch, each whole as read with the managed keys changed.","items":{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"type":"string","pattern":"^(resources|permissions|php|php_fpm)\\.."},"before":true,"after":{"type":["number","boolean","string","null"]}}}},"clients":{"type":["integer","null"],"minimum":0,"description":"How many clients are on the plan; they keep their copied values (the panel copies a plan when it is assigned). null: the panel does not say."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["plan_id","leaving"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"plan_id":{"title":"a whole number","$ref":"#/$defs/id"},"leaving":{"type":"array","items":{"type":"string"},"description":"The clients on the plan when the plan was made that the same plan deletes or moves off (sorted): a saved plan is stale once who is on it differs."}}}}]}}};

@@ -11,6 +11,7 @@ import type { PlanSource } from '../plan/saved.js';
 import { jsonText } from '../escape.js';
 import { KIND_NAMES, KINDS, kindOf, type KindName } from '../kinds/index.js';
 import type { KindNoun } from '../kinds/common.js';
+import type { KindTakenWith, KindTakes, TakenWords } from '../kinds/takes.js';
 
 export { paint, type Style } from './paint.js';
 
@@ -85,7 +86,25 @@ export function sign(change: Change): '+' | '~' | '-' {
 
 /** ` with its 3 domains, mail, databases and files` after a client's delete; else ''. */
 export function goesWith(change: Change): string {
-  return kindOf(change).goesWith(change);
+  return kindOf(change).goesWith(change, takenWords(change));
+}
+
+/**
+ * What a delete's counts (Kind.takes, kinds/takes.ts) say it takes of other kinds, in the table's
+ * order (`3 <things>` in the kind's noun, none of a kind it takes none of; `an unknown number of
+ * <things>` for a kind it takes whose list the panel could not give); undefined when it carries none.
+ */
+function takenWords(change: Change): TakenWords | undefined {
+  const takes = (kindOf(change) as { readonly takes?: KindTakes<Change> }).takes?.of(change);
+  if (takes === undefined) return undefined;
+  const parts = KIND_NAMES.flatMap((kind) => {
+    const takenWith = (KINDS[kind] as { readonly takenWith?: KindTakenWith<unknown> }).takenWith;
+    if (takenWith?.parents.includes(change.type) !== true) return [];
+    const count = takes.counts[kind];
+    if (count === undefined) return [`an unknown number of ${NOUNS[kind].many}`];
+    return count === 0 ? [] : [countOf(count, kind)];
+  });
+  return { parts, destroysData: takes.destroysData };
 }
 
 /** ` (bücher.example)` beside a change's name when its kind has a Unicode form of it; else ''. */

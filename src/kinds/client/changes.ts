@@ -27,6 +27,7 @@ import {
   printValue,
 } from './fields.js';
 import type { LiveClient } from './record.js';
+import { destroysDataMark, joinedParts, type Takes, type TakenWords } from '../takes.js';
 
 /**
  * A client the panel lacks: `POST /clients` with its username, each field the manifest gives and
@@ -64,6 +65,8 @@ export interface DeleteClient extends ChangeBase<'client'> {
    * list its domains (then which go with it is unknown, and the mass-delete rail always holds).
    */
   readonly domainNames: readonly string[] | null;
+  /** What else it takes, counted (../takes.ts: its mailboxes, its databases); absent when none could be counted. */
+  readonly takes?: Takes;
 }
 
 export type ClientChange = CreateClient | UpdateClient | DeleteClient;
@@ -234,10 +237,24 @@ export function clientDetails(change: ClientChange): { what: string; after: stri
   }
 }
 
-/** ` with its 3 domains, mail, databases and files` after a client's delete; else ''. */
-export function clientGoesWith(change: ClientChange): string {
+/**
+ * ` with its 3 domains, mail, databases and files` after a client's delete; else ''. When what it
+ * takes of other kinds was counted and is some (`taken`): ` with its 2 domains, 3 mailboxes and
+ * 1 database (destroys data)`.
+ */
+export function clientGoesWith(change: ClientChange, taken?: TakenWords): string {
   if (change.action !== 'delete') return '';
   const { domainNames } = change;
+  if (taken !== undefined && taken.parts.length > 0) {
+    const domains =
+      domainNames === null
+        ? 'all its domains (how many, the panel cannot list)'
+        : domainNames.length === 0
+          ? undefined
+          : `its ${plural(domainNames.length, 'domain')}`;
+    const parts = domains === undefined ? ['its ' + joinedParts(taken.parts)] : [domains, ...taken.parts];
+    return ` with ${joinedParts(parts)}${destroysDataMark(taken)}`;
+  }
   if (domainNames === null) return ' with all its domains (how many, the panel cannot list), mail, databases and files';
   return (
     ` with ${domainNames.length === 0 ? 'its' : `its ${plural(domainNames.length, 'domain')},`}` +

@@ -7,6 +7,7 @@ import { quote } from '../../escape.js';
 import { assertNever } from '../../util.js';
 import { type ChangeBase, changeId } from '../common.js';
 import type { ClientChange } from './changes.js';
+import { takesFromJson, takesProblems, takesToJson } from '../takes.js';
 import { CLIENT_FIELDS, type ClientTargets, type ClientTargetsJson, clientField, type FieldChange } from './fields.js';
 
 /** A client's change as the document holds it (snake_case), beside the common fields; the schema checked it. */
@@ -18,6 +19,10 @@ export interface ClientChangeJson extends ClientTargetsJson {
   readonly fields?: readonly FieldChange[];
   readonly domains?: number | null;
   readonly domain_names?: readonly string[] | null;
+  /** A delete's: what it takes of other kinds, by kind (../takes.ts); absent when none was counted. */
+  readonly takes?: { readonly [kind: string]: number };
+  /** A delete's: true when what it takes holds data. */
+  readonly destroys_data?: boolean;
 }
 
 /** What a client's change adds to the common fields, in the document's order. */
@@ -39,6 +44,7 @@ export function clientToJson(change: ClientChange): Record<string, unknown> {
         client_id: change.clientId,
         domains: change.domainNames?.length ?? null,
         domain_names: change.domainNames,
+        ...takesToJson(change.takes),
       };
     default:
       return assertNever(change);
@@ -75,8 +81,18 @@ export function clientFromJson(
           ? {}
           : { hostingPlan: { name: item.hosting_plan.name, id: item.hosting_plan.id } }),
       };
-    case 'delete':
-      return { ...base, id, action: 'delete', type: 'client', clientId, domainNames: item.domain_names ?? null };
+    case 'delete': {
+      const takes = takesFromJson(item);
+      return {
+        ...base,
+        id,
+        action: 'delete',
+        type: 'client',
+        clientId,
+        domainNames: item.domain_names ?? null,
+        ...(takes === undefined ? {} : { takes }),
+      };
+    }
     default:
       return assertNever(item.action);
   }
@@ -93,9 +109,12 @@ export function clientProblems(change: ClientChange, item: ClientChangeJson, pat
       // A delete's count must be the length of its names (both null when unknown).
       const names = item.domain_names ?? null;
       const count = names === null ? null : names.length;
-      return (item.domains ?? null) === count
-        ? []
-        : [`${path}.domains: must be the number of domain_names (${String(count)})`];
+      return [
+        ...((item.domains ?? null) === count
+          ? []
+          : [`${path}.domains: must be the number of domain_names (${String(count)})`]),
+        ...takesProblems(item, path),
+      ];
     }
     default:
       return assertNever(change);

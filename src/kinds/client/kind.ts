@@ -4,6 +4,7 @@ import { CLIENT_DOCTOR } from './doctor.js';
 import { USERNAME_PATTERN } from '../../names.js';
 import { CLIENT_APPLY } from './apply.js';
 import { type Kind, kindWeight } from '../kind.js';
+import { takenTotal } from '../takes.js';
 import {
   CLIENT_DELETE_TAKES,
   CLIENT_NOUN,
@@ -30,9 +31,11 @@ export const CLIENT_KIND: Kind<'client', ClientChange, ClientFactIndex, ClientCh
   weight(change) {
     if (change.action !== 'delete') return kindWeight(change);
     // Its domains go with it: each counts; uncounted when the panel cannot list them.
+    // What else it takes, counted (../takes.ts), counts too.
+    const taken = takenTotal(change.takes);
     return change.domainNames === null
-      ? { creates: 0, deletes: 1, unknown: true }
-      : { creates: 0, deletes: 1 + change.domainNames.length };
+      ? { creates: 0, deletes: 1 + taken, unknown: true }
+      : { creates: 0, deletes: 1 + change.domainNames.length + taken };
   },
   waitsForCreatesBelow: false,
   // A client's update reads the fields it compares (GET /clients/{id} where the list lacks them).
@@ -93,6 +96,16 @@ export const CLIENT_KIND: Kind<'client', ClientChange, ClientFactIndex, ClientCh
   doctor: CLIENT_DOCTOR,
   // List read: its records in one read of the panel, and its part of a snapshot.
   read: CLIENT_READ,
+
+  // Deletes that take data: a delete takes what stands under the client and its domains (../takes.ts).
+  takes: {
+    scope: (change) =>
+      change.action === 'delete'
+        ? { parent: 'client', clientId: change.clientId, domains: change.domainNames }
+        : undefined,
+    of: (change) => (change.action === 'delete' ? change.takes : undefined),
+    with: (change, takes) => (change.action === 'delete' ? { ...change, takes } : change),
+  },
 };
 
 /** A plan's unknown of a client's field: it names a client and no domain (a domain's setting names its domain). */

@@ -3,6 +3,7 @@
  */
 import { quote } from '../../escape.js';
 import { changeId } from '../common.js';
+import { DATABASE_TAKEN_WITH } from './taken.js';
 import { type Kind, kindWeight } from '../kind.js';
 import { DATABASE_APPLY } from './apply.js';
 import { DATABASE_KIND_NAME, type DatabaseChange, databaseRequest, isDatabaseConflict } from './changes.js';
@@ -104,4 +105,7 @@ export const DATABASE_KIND: Kind<
   read: DATABASE_READ,
   // `databases` under a client item; `prune.databases` refused (deleted only by `state: absent`).
   section: DATABASE_SECTION,
+
+  // Deletes that take data: a parent's delete takes its things, and the data in them (./taken.ts).
+  takenWith: DATABASE_TAKEN_WITH,
 };

@@ -13,6 +13,7 @@ import {
   type PanelRequest,
 } from '../common.js';
 import { type LiveDomain, unicodeForm } from './record.js';
+import { destroysDataMark, joinedParts, type Takes, type TakenWords } from '../takes.js';
 import {
   type DomainSetting,
   type DomainSettings,
@@ -73,6 +74,8 @@ export interface DeleteDomain extends ChangeBase<'domain'> {
   readonly clientId: number;
   /** Its subdomains on the panel (same owner, not system domains), sorted: the plan deletes each of them first. */
   readonly subdomains: readonly string[];
+  /** What else it takes, counted (../takes.ts: its mailboxes); absent when none could be counted. */
+  readonly takes?: Takes;
 }
 
 export type DomainChange = CreateDomain | UpdateDomain | DeleteDomain;
@@ -236,6 +239,12 @@ export const DOMAIN_NOUN: KindNoun = { one: 'domain', many: 'domains' };
  */
 export const DOMAIN_DELETE_TAKES =
   'a domain with its DNS zone, and its mail and files if the panel takes them (not documented)';
+
+/** ` with its 3 mailboxes (destroys data)` after a domain's delete whose counts say it takes some; else ''. */
+export function domainGoesWith(change: DomainChange, taken?: TakenWords): string {
+  if (change.action !== 'delete' || taken === undefined || taken.parts.length === 0) return '';
+  return ` with its ${joinedParts(taken.parts)}${destroysDataMark(taken)}`;
+}
 
 /** `domain "a.example" of client "alice"`, with the Unicode form of an international name. */
 export function domainSubject(change: DomainChange): string {

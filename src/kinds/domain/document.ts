@@ -3,6 +3,7 @@ import { quote } from '../../escape.js';
 import { assertNever, canonical, isRecord, type JsonValue } from '../../util.js';
 import { type ChangeBase, changeId } from '../common.js';
 import { type DomainChange, settingText } from './changes.js';
+import { takesFromJson, takesToJson } from '../takes.js';
 import {
   type DomainSetting,
   type DomainSettings,
@@ -22,6 +23,10 @@ export interface DomainChangeJson {
   readonly parent_domain?: { readonly name: string; readonly id: number | null };
   readonly domain_id?: number;
   readonly subdomains?: readonly string[];
+  /** A delete's: what it takes of other kinds, by kind (../takes.ts); absent when none was counted. */
+  readonly takes?: { readonly [kind: string]: number };
+  /** A delete's: true when what it takes holds data. */
+  readonly destroys_data?: boolean;
   /** A create's settings, by their dotted names. */
   readonly settings?: DomainSettings;
   /** An update's settings that differ. */
@@ -49,6 +54,7 @@ export function domainToJson(change: DomainChange): Record<string, unknown> {
         client: change.client,
         client_id: change.clientId,
         subdomains: change.subdomains,
+        ...takesToJson(change.takes),
       };
     default:
       return assertNever(change);
@@ -75,6 +81,7 @@ export function domainFromJson(
       client: item.client ?? '',
       clientId: item.client_id ?? 0,
       subdomains: item.subdomains ?? [],
+      ...takenFromJson(item),
     };
   if (item.action === 'update') {
     const request = isRecord(item.request) ? item.request : {};
@@ -191,4 +198,10 @@ function valueProblems(
   const reason = settingRow(field).unwritable(value);
   if (reason === undefined) return [];
   return [`${named ? `${path}.${field}` : path}: ${settingText(value)} is ${reason}: the file was edited`];
+}
+
+/** A delete's `takes` read back, as the change holds it (absent when none was counted). */
+function takenFromJson(item: DomainChangeJson): { takes?: NonNullable<ReturnType<typeof takesFromJson>> } {
+  const takes = takesFromJson(item);
+  return takes === undefined ? {} : { takes };
 }

@@ -5,6 +5,7 @@ import { quote } from '../../escape.js';
 import { changeId } from '../common.js';
 import { DOMAIN_APPLY } from './apply.js';
 import { type Kind, kindWeight } from '../kind.js';
+import { takenTotal, takesProblems } from '../takes.js';
 import {
   type CreateDomain,
   DOMAIN_DELETE_TAKES,
@@ -13,6 +14,7 @@ import {
   domainConflictText,
   domainCreatedParts,
   domainDetails,
+  domainGoesWith,
   domainRequest,
   domainSubject,
   isDomainConflict,
@@ -31,7 +33,9 @@ export const DOMAIN_KIND: Kind<'domain', DomainChange, DomainFactIndex, DomainCh
 
   request: domainRequest,
   facts: domainFacts,
-  weight: kindWeight,
+  // A delete counts what it takes of other kinds too (../takes.ts).
+  weight: (change) =>
+    change.action === 'delete' ? { creates: 0, deletes: 1 + takenTotal(change.takes) } : kindWeight(change),
   waitsForCreatesBelow: false,
   // A subdomain's parent on the panel too: the fingerprint checks it is still the one the plan names.
   readsAgain: (change) => ({
@@ -50,11 +54,13 @@ export const DOMAIN_KIND: Kind<'domain', DomainChange, DomainFactIndex, DomainCh
 
   toJson: domainToJson,
   fromJson: domainFromJson,
-  problems: (change, _item, path, earlier) =>
-    domainProblems(change, path, (name) => {
+  problems: (change, item, path, earlier) => [
+    ...domainProblems(change, path, (name) => {
       const before = earlier(changeId('domain', name));
       return before?.type === 'domain' && before.action === 'create' ? (before as CreateDomain).client : undefined;
     }),
+    ...takesProblems(item, path),
+  ],
 
   subject: domainSubject,
   lineSubject: (change) => `domain ${quote(change.name)}${unicodeForm(change.name)}`,
@@ -66,7 +72,7 @@ export const DOMAIN_KIND: Kind<'domain', DomainChange, DomainFactIndex, DomainCh
   updatedParts: (change) => change.fields.map((f) => settingsText([f])),
   // Its settings' values are JSON objects: a list under the domain reads better than one line.
   listsParts: true,
-  goesWith: () => '',
+  goesWith: domainGoesWith,
   deleteTakes: DOMAIN_DELETE_TAKES,
   createsRow: 'always',
   conflictLine: (c, nameOthers) => (isDomainConflict(c) ? domainConflictText(c, nameOthers) : undefined),
@@ -83,6 +89,14 @@ export const DOMAIN_KIND: Kind<'domain', DomainChange, DomainFactIndex, DomainCh
   doctor: DOMAIN_DOCTOR,
   // List read: its records in one read of the panel, and its part of a snapshot.
   read: DOMAIN_READ,
+
+  // Deletes that take data: a delete takes what stands on the domain (../takes.ts).
+  takes: {
+    scope: (change) =>
+      change.action === 'delete' ? { parent: 'domain', clientId: change.clientId, domain: change.name } : undefined,
+    of: (change) => (change.action === 'delete' ? change.takes : undefined),
+    with: (change, takes) => (change.action === 'delete' ? { ...change, takes } : change),
+  },
 };
 
 /** A plan's unknown of a domain's setting: it names its domain. */

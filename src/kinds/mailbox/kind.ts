@@ -3,6 +3,7 @@ import { MAILBOX_READ } from './read.js';
 import { MAILBOXES_EXPORT } from './export-edits.js';
 import { MAILBOX_DOCTOR } from './doctor.js';
 import { MAILBOX_APPLY } from './apply.js';
+import { MAILBOX_TAKEN_WITH } from './taken.js';
 import { type Kind, kindWeight } from '../kind.js';
 import { MAILBOX_KIND_NAME, type MailboxChange, mailboxRequest } from './changes.js';
 import { domainOf, unicodeAddressForm } from './address.js';
@@ -108,4 +109,7 @@ export const MAILBOX_KIND: Kind<
   // `mailboxes` under a domain item, prune.mailboxes, keep patterns with `@`; what frees an
   // address, an alias or a catch-all goes before what takes it (./section.ts arrange).
   section: MAILBOX_SECTION,
+
+  // Deletes that take data: a parent's delete takes its things, and the data in them (./taken.ts).
+  takenWith: MAILBOX_TAKEN_WITH,
 };
