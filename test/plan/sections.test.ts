@@ -84,7 +84,7 @@ function panel(mailboxes: LiveMailbox[] = [], databases: LiveDatabase[] = []): L
     mailbox: { read: true, records: mailboxes },
     database: { read: true, records: databases },
     ftp_user: { read: true, records: [] },
-  } as unknown as Live;
+  };
 }
 
 const plan = (desired: Desired, on: Live, scope?: readonly string[]) =>
