@@ -45,9 +45,9 @@ describe('start-up: what plan of a manifest loads', () => {
     const unused = src.filter(
       (p) =>
         /^(apply|export|simulator|action)\//.test(p) ||
-        // The library's stage of plan (api/prepare.ts, and the rails it re-exports) and nothing else of it:
-        // not its index, apply, export or reset.
-        /^api\/(?!(prepare|rails)\.ts$)/.test(p) ||
+        // The library's stage of plan (api/prepare.ts, the rails it re-exports, and where it locates
+        // conflicts) and nothing else of it: not its index, apply, export or reset.
+        /^api\/(?!(prepare|rails|locate-conflicts)\.ts$)/.test(p) ||
         /^secrets\/(journal|recovery|sink)\.ts$/.test(p) ||
         /^render\/(json|markdown|outcome)\.ts$/.test(p) ||
         /^plan\/(saved|saved-changes|validator\.generated)\.ts$/.test(p) ||
