@@ -18,6 +18,7 @@ import {
   sourceName,
 } from './manifest-input.js';
 import type { SizeLimit } from './files.js';
+import { sectionCounts } from '../manifest/sections.js';
 
 const VALIDATE_OPTIONS = {
   ...MANIFEST_SIZE_OPTIONS,
@@ -84,6 +85,7 @@ async function validateText(paths: readonly string[], io: Io, cap: SizeLimit): P
         plural(desired.clients.length, 'client'),
         plural(domainCount(desired.clients), 'domain'),
         ...(desired.hostingPlans === undefined ? [] : [plural(desired.hostingPlans.length, 'hosting plan')]),
+        ...sectionCounts(desired).map(({ noun, count }) => plural(count, noun.one, noun.many)),
       ];
       io.stdout.write(`${sourceName(path)}: valid (${counts.join(', ')})\n`);
     } catch (error) {

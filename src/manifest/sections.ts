@@ -5,10 +5,11 @@
  * twice), shared by the parts of a manifest directory; and its key under `prune`. Names no kind:
  * it loops over the kinds that have a section (SECTION_KINDS), or a table a test hands in.
  */
-import { SECTION_KINDS, type SectionKind } from '../kinds/index.js';
+import type { KindNoun } from '../kinds/common.js';
+import { KINDS, SECTION_KINDS, type SectionKind } from '../kinds/index.js';
 import type { SectionItemContext } from '../kinds/section.js';
 import { type Found, type Locator, locateIn } from './locate.js';
-import type { Diagnostic } from './types.js';
+import type { Desired, Diagnostic } from './types.js';
 
 /** A parent item's lists, by kind name, as Desired holds them (DesiredClient/DesiredDomain `sections`). */
 export type ReadSections = { readonly [kind: string]: readonly { readonly loc: Diagnostic }[] | undefined };
@@ -119,6 +120,27 @@ export function sectionKeepPattern(
     if (answer !== undefined) return answer;
   }
   return undefined;
+}
+
+/**
+ * How many items a manifest lists of each section kind (validate's summary): the kinds whose list
+ * some client or domain item gives (in the table's order), each with its noun; a kind the table
+ * does not name (a test's) is left out.
+ */
+export function sectionCounts(
+  desired: Desired,
+  kinds: readonly SectionKind[] = SECTION_KINDS,
+): { readonly noun: KindNoun; readonly count: number }[] {
+  const nouns: Readonly<Record<string, { readonly noun: KindNoun } | undefined>> = KINDS;
+  return kinds.flatMap(({ name, section }) => {
+    const noun = nouns[name]?.noun;
+    const lists = desired.clients.flatMap((client) =>
+      section.parent === 'client' ? [client.sections?.[name]] : client.domains.map((domain) => domain.sections?.[name]),
+    );
+    const given = lists.filter((list) => list !== undefined);
+    if (noun === undefined || given.length === 0) return [];
+    return [{ noun, count: given.reduce((n, list) => n + list.length, 0) }];
+  });
 }
 
 /** The keys of a map as a set, live (the usernames listed so far, without a copy of them). */

@@ -72,7 +72,7 @@ describe('doctor against the simulator', () => {
     expect(result.ok).toBe(true);
     expect(result.panelUrl).toBe(panel.url);
     expect(message(result, 'lists')).toBe(
-      'complete, each read whole (3 hosting plans, 1 client, 3 domains, 0 mailboxes)',
+      'complete, each read whole (3 hosting plans, 1 client, 3 domains, 0 mailboxes, 0 databases, 0 FTP users)',
     );
     expect(message(result, 'zones')).toMatch(
       /^GET \/api\/v2\/dns\/\d+ \(the zone of "[a-z.]+"\): \d+ records, read whole$/,

@@ -90,7 +90,7 @@ describe('plan', () => {
     expect(r.code).toBe(0);
     const plan = JSON.parse(r.stdout) as Record<string, unknown>;
     expect(plan).toMatchObject({
-      format_version: '2.4',
+      format_version: '2.5',
       summary: { create: 6, update: 0, delete: 0, conflicts: 0, unknowns: 0 },
     });
     // The hash of the very bytes read, the byte order mark included.

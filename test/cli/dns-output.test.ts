@@ -114,7 +114,7 @@ describe('a zone in the plan', () => {
       summary: Record<string, number>;
     };
     expect(planValid(document), JSON.stringify(planValid.errors)).toBe(true);
-    expect(document.format_version).toBe('2.4');
+    expect(document.format_version).toBe('2.5');
     expect(document.summary).toEqual({ create: 1, update: 2, delete: 0, conflicts: 0, unknowns: 0 });
     const zone = document.changes.find((c) => c.type === 'dns_zone' && c.name === 'alice.example');
     expect(zone).toMatchObject({

@@ -115,7 +115,7 @@ describe('provision doctor', () => {
     const r = await doctorOf({ seed: SEED, listDomains: false });
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(
-      /^ok +list shapes +complete \(3 hosting plans, 1 client, 0 mailboxes\); no domain list \(GET \/api\/v2\/domains answered 404\): look-ups by name, prune of domains unavailable/m,
+      /^ok +list shapes +complete \(3 hosting plans, 1 client, 0 mailboxes, 0 databases, 0 FTP users\); no domain list \(GET \/api\/v2\/domains answered 404\): look-ups by name, prune of domains unavailable/m,
     );
     expect(r.stdout).toMatch(/^not checked +zones readable +no domain list: no domain id to read a zone of$/m);
   });

@@ -92,7 +92,7 @@ describe('domain settings in the plan', () => {
     expect(writes(w)).toEqual([]);
   });
 
-  it('JSON: fields by their dotted names, counted as an update, format 2.4', async () => {
+  it('JSON: fields by their dotted names, counted as an update, format 2.5', async () => {
     const w = await workspace(MANIFEST, SEED);
     const r = await run(['plan', w.file, '--format', 'json'], w.env);
     expect(r.code, r.stderr).toBe(0);
@@ -101,7 +101,7 @@ describe('domain settings in the plan', () => {
       changes: Record<string, unknown>[];
       summary: Record<string, number>;
     };
-    expect(document.format_version).toBe('2.4');
+    expect(document.format_version).toBe('2.5');
     expect(document.summary).toEqual({ create: 1, update: 1, delete: 0, conflicts: 0, unknowns: 0 });
     expect(document.changes[0]).toMatchObject({
       action: 'update',

@@ -174,7 +174,7 @@ describe('a saved plan of a directory', () => {
       file: w.path(name),
       sha256: sha256(readFileSync(w.path(name))),
     }));
-    expect(saved.format_version).toBe('2.4');
+    expect(saved.format_version).toBe('2.5');
     expect(saved.manifest).toBe(w.manifests);
     expect(saved.manifest_parts).toEqual(parts);
     // As `sha256sum <parts> | sha256sum` gives it.
@@ -186,7 +186,7 @@ describe('a saved plan of a directory', () => {
     const applied = await run(['apply', w.planFile], w.envWithSecrets);
     expect(applied.code, applied.stderr).toBe(0);
     expect(applied.stderr).toContain(
-      `${w.planFile}: a saved plan (format 2.4, made from ${w.manifests}): applying exactly it, without asking`,
+      `${w.planFile}: a saved plan (format 2.5, made from ${w.manifests}): applying exactly it, without asking`,
     );
     expect(applied.stdout).toContain('Apply: 6 succeeded, 0 failed, 0 skipped.');
     expect(w.sim.state.clientNamed('eve')).toBeUndefined();

@@ -45,7 +45,9 @@ describe('secrets reset [KIND:]NAME', () => {
     const unknown = await run(['secrets', 'reset', 'mailbx:info@alice.example'], w.envWithSecrets);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain('error: "mailbx:info@alice.example": no kind "mailbx": nothing was done');
-    expect(unknown.stderr).toContain('the kinds with passwords: client, mailbox (a bare name is a client)');
+    expect(unknown.stderr).toContain(
+      'the kinds with passwords: client, mailbox, database, ftp_user (a bare name is a client)',
+    );
     const none = await run(['secrets', 'reset', 'domain:alice.example'], w.envWithSecrets);
     expect(none.code).toBe(1);
     expect(none.stderr).toContain('error: "domain:alice.example": a domain has no password: nothing was done');

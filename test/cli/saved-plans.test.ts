@@ -38,11 +38,11 @@ describe('saved plans', () => {
     const planned = await run(['plan', file, '--out', planFile], envWithSecrets);
     expect(planned.code).toBe(0);
     const saved = JSON.parse(await readFile(planFile, 'utf8')) as Record<string, unknown>;
-    expect(saved).toMatchObject({ format_version: '2.4', panel_url: sim.url, manifest: file });
+    expect(saved).toMatchObject({ format_version: '2.5', panel_url: sim.url, manifest: file });
 
     const applied = await run(['apply', planFile], envWithSecrets);
     expect(applied.stderr).toContain(
-      `${planFile}: a saved plan (format 2.4, made from ${file}): applying exactly it, without asking`,
+      `${planFile}: a saved plan (format 2.5, made from ${file}): applying exactly it, without asking`,
     );
     expect(applied.code).toBe(0);
     expect(applied.stdout).toContain('Apply: 5 succeeded, 0 failed, 0 skipped.');
@@ -164,7 +164,7 @@ describe('saved plans', () => {
     expect(other.posts()).toEqual([]);
 
     const newer = join(dir, 'newer.json');
-    await writeFile(newer, text.replace('"format_version": "2.4"', '"format_version": "3.0"'));
+    await writeFile(newer, text.replace('"format_version": "2.5"', '"format_version": "3.0"'));
     const tooNew = await run(['apply', newer], envWithSecrets);
     expect(tooNew.code).toBe(1);
     expect(tooNew.stderr).toMatch(

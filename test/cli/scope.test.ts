@@ -205,7 +205,7 @@ describe('--clients through the CLI', () => {
     expect(saved.code, saved.stderr).toBe(0);
     const doc = JSON.parse(await readFile(w.planFile, 'utf8')) as PlanJson;
     expect(planValid(doc), JSON.stringify(planValid.errors)).toBe(true);
-    expect(doc.format_version).toBe('2.4');
+    expect(doc.format_version).toBe('2.5');
     expect(doc.scope).toEqual({ clients: ['b*'] });
 
     const shown = await run(['show', w.planFile, '--no-color'], {});

@@ -37,6 +37,18 @@ describe('validate, several manifests', () => {
     expect(ok.code).toBe(0);
   });
 
+  it("counts each section kind's items when some item gives its list, even empty", async () => {
+    const p = await files({
+      'm.yaml':
+        'version: 1\nclients:\n  - username: alice\n    databases: [{name: alice_wp}]\n    domains:\n' +
+        '      - name: alice.example\n        mailboxes: [{name: info}, {name: desk}]\n      - name: b.example\n' +
+        '  - username: bob\n    ftp_users: []\n',
+    });
+    const r = await run(['validate', p['m.yaml'] ?? '']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(`${p['m.yaml']}: valid (2 clients, 2 domains, 2 mailboxes, 1 database, 0 FTP users)\n`);
+  });
+
   it('takes standard input once at most, and at least one manifest', async () => {
     const twice = await run(['validate', '-', '-']);
     expect(twice.code).toBe(1);

@@ -153,7 +153,7 @@ describe('pull-request comment and GitHub Actions', () => {
     // stdout is the plan document alone: the look-alike warnings are annotations on stderr, not in it.
     const plan = JSON.parse(r.stdout) as Record<string, unknown>;
     expect(plan).toMatchObject({
-      format_version: '2.4',
+      format_version: '2.5',
       manifest: file,
       summary: { create: 3, update: 0, delete: 0, conflicts: 0, unknowns: 0 },
     });

@@ -81,7 +81,7 @@ describe('the apply result of DNS zone changes against its schema', () => {
   });
 
   it('the schema still refuses a change type that does not exist', () => {
-    const outcome = { id: 'mailbox:x', action: 'update', type: 'mailbox', name: 'x', status: 'skipped' };
+    const outcome = { id: 'mailing_list:x', action: 'update', type: 'mailing_list', name: 'x', status: 'skipped' };
     expect(
       applyValid({
         format_version: '1.3',

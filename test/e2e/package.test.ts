@@ -321,7 +321,8 @@ try {
       join(project, 'consumer-cjs.cts'),
       `import { diff, loadManifest, ProvisionError, type Live, type Plan } from '${PACKAGE.name}';
 import pkg = require('${PACKAGE.name}');
-const live: Live = { hosting_plan: [], client: [], domain: { records: [], complete: true }, dns_zone: new Map() };
+const none = { read: false, records: [] };
+const live: Live = { hosting_plan: [], client: [], domain: { records: [], complete: true }, dns_zone: new Map(), mailbox: none, database: none, ftp_user: none };
 const plan: Plan = diff(loadManifest('version: 1\\nclients:\\n  - username: alice\\n').desired, live);
 const code: ProvisionError['code'] = 'usage';
 console.log(JSON.stringify({ changes: plan.changes.length, code, version: pkg.VERSION }));
@@ -361,7 +362,8 @@ console.log(JSON.stringify({ changes: plan.changes.length, code, version: pkg.VE
     await writeFile(
       join(project, 'consumer.ts'),
       `import { diff, loadManifest, ProvisionError, type Live, type Plan } from '${PACKAGE.name}';
-const live: Live = { hosting_plan: [], client: [], domain: { records: [], complete: true }, dns_zone: new Map() };
+const none = { read: false, records: [] };
+const live: Live = { hosting_plan: [], client: [], domain: { records: [], complete: true }, dns_zone: new Map(), mailbox: none, database: none, ftp_user: none };
 const plan: Plan = diff(loadManifest('version: 1\\nclients: []\\n').desired, live);
 const code: ProvisionError['code'] = 'usage';
 export const counted: number = plan.changes.length + code.length;

@@ -20,6 +20,9 @@ import {
 } from '../../src/kinds/client/index.js';
 import type { FieldReader } from '../../src/kinds/common.js';
 import { SETTING_ROWS } from '../../src/kinds/domain.js';
+import { DATABASE_FIELDS } from '../../src/kinds/database/fields.js';
+import { FTP_USER_FIELDS } from '../../src/kinds/ftp-user/fields.js';
+import { MAILBOX_FIELDS } from '../../src/kinds/mailbox/fields.js';
 
 const plans = hostingPlans([
   { id: 1, name: 'Basic' },
@@ -136,8 +139,10 @@ describe('the schemas hold every row', () => {
       (m) => JSON.parse(`[${m[1] ?? ''}]`) as string[],
     );
     const settings = SETTING_ROWS.map((row) => row.key);
+    // The section kinds' fields, in the table's order.
+    const sections = [MAILBOX_FIELDS, DATABASE_FIELDS, FTP_USER_FIELDS].flatMap((rows) => rows.map((row) => row.key));
     // unknowns: any field, then a client's alone; a client update's fields.
-    expect(enums).toEqual([[...keys, ...settings], keys, keys]);
+    expect(enums).toEqual([[...keys, ...settings, ...sections], keys, keys]);
     const { $defs } = schema('plan.schema.json') as { $defs: { setting: { enum: string[] } } };
     expect($defs.setting.enum).toEqual(settings);
   });

@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { SECTION_KINDS } from '../../src/kinds/index.js';
 import {
   createDomain,
   DOMAIN_KEYS,
@@ -89,11 +90,13 @@ describe("the domain room's manifest keys", () => {
     );
   });
 
-  it("has exactly the manifest schema's keys of a domain in object form", () => {
+  it("has exactly the manifest schema's keys of a domain in object form, then its sections'", () => {
     const schema = JSON.parse(readFileSync(new URL('../../schemas/manifest.schema.json', import.meta.url), 'utf8')) as {
       $defs: { client: { properties: { domains: { items: { anyOf: { properties?: Record<string, unknown> }[] } } } } };
     };
     const entry = schema.$defs.client.properties.domains.items.anyOf.find((branch) => branch.properties !== undefined);
-    expect(DOMAIN_KEYS.map((row) => row.key)).toEqual(Object.keys(entry?.properties ?? {}));
+    const sections = SECTION_KINDS.filter((kind) => kind.section.parent === 'domain').map((kind) => kind.section.key);
+    expect(sections).toEqual(['mailboxes']);
+    expect([...DOMAIN_KEYS.map((row) => row.key), ...sections]).toEqual(Object.keys(entry?.properties ?? {}));
   });
 });

@@ -4,8 +4,9 @@
  * would otherwise be deleted. A trailing dot, an empty label, a look-alike letter (Cyrillic
  * "і"), a dotted capital I ("İ", which lowercases to "i" and a combining dot), an invisible
  * character, any letter outside ASCII; and any ASCII character no username or domain name
- * holds (second review): an address, a path, a port, an email address, a space, a control
- * character, brackets (only * and ? are wildcards). Plain ASCII capitals stay allowed: they match
+ * holds (second review): an address, a path, a port, a space, a control character, brackets
+ * (only * and ? are wildcards). A pattern with "@" is a mailbox address pattern, checked by the
+ * mailbox section (a URL with "@" still by the names' check). Plain ASCII capitals stay allowed: they match
  * case-insensitively. Through the CLI: apply refuses such a manifest and deletes nothing;
  * an upper-case ASCII pattern protects its domain.
  */
@@ -77,10 +78,6 @@ describe('keep patterns that can never match', () => {
     ['important.example/', `holds "/" (a path), ${NONE}: write "important.example"`],
     ['important .example', `holds a space (U+0020), ${NONE}: write "important.example"`],
     ['important.example:443', `holds ":443" (a port), ${NONE}: write "important.example"`],
-    [
-      'user@important.example',
-      `holds "@" (an email address, not a name), ${NONE}: write "important.example" for the domain, or "user" for the client`,
-    ],
     ['imp\u0000ortant.example', `holds an invisible character (U+0000), ${NONE}: write "important.example"`],
     ['*.example\u007f', `holds an invisible character (U+007F), ${NONE}: write "*.example"`],
     [
@@ -105,6 +102,19 @@ describe('keep patterns that can never match', () => {
   ])('%j is refused at its line, naming the character and the form to write', (pattern, problem) => {
     expect(report(['legacy-*', pattern])).toEqual([
       `m.yaml:6:7: error: pattern ${quote(pattern)} in "prune.keep" ${problem}`,
+    ]);
+  });
+
+  it('a pattern with "@" is a mailbox address pattern: kept, or refused at its line by the mailbox check', () => {
+    const { desired, diagnostics } = parseManifest(
+      'version: 1\nprune:\n  keep: [user@important.example, "info@*"]\nclients: []\n',
+      'm.yaml',
+    );
+    expect(diagnostics).toEqual([]);
+    expect(desired?.prune.keep).toEqual(['user@important.example', 'info@*']);
+    expect(report(['legacy-*', 'us er@important.example'])).toEqual([
+      'm.yaml:6:7: error: pattern "us er@important.example" in "prune.keep" is not an address pattern: write a ' +
+        'whole address in ASCII (its domain in punycode), with * or ? as wildcards (like "info@*" or "*@alice.example")',
     ]);
   });
 

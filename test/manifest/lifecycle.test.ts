@@ -171,7 +171,7 @@ describe('the lifecycle keys, refused', () => {
         "m.yaml:7:10: error: unknown key "nme" in domain #3 of client "alice": did you mean "name"?",
         "m.yaml:8:16: error: "name" of domain #4 in client "alice" must be a string: a domain name",
         "m.yaml:10:16: error: "state" of domain #5 in client "alice" must be present or absent, not "Absent": did you mean "absent"?",
-        "m.yaml:11:9: error: unknown key "owner" in domain #5 of client "alice": allowed keys are "name", "state", "php_version", "https", "redirect" and "dns"",
+        "m.yaml:11:9: error: unknown key "owner" in domain #5 of client "alice": allowed keys are "name", "state", "php_version", "https", "redirect", "dns" and "mailboxes"",
         "m.yaml:12:9: error: domain #6 in client "alice" must be a domain name, or a mapping like {name: old.example.com, state: absent}",
       ]
     `);

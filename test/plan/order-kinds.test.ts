@@ -19,8 +19,8 @@ describe('the declared order of the kinds', () => {
       for (const other of KINDS[name].order.after) expect(order.indexOf(other)).toBeLessThan(order.indexOf(name));
   });
 
-  it('puts hosting plans first, then clients, domains, zones and mailboxes (deletes in reverse)', () => {
-    expect(kindsInOrder()).toEqual(['hosting_plan', 'client', 'domain', 'dns_zone', 'mailbox']);
+  it('puts hosting plans first, then clients, domains, zones, mailboxes, databases and FTP users (deletes in reverse)', () => {
+    expect(kindsInOrder()).toEqual(['hosting_plan', 'client', 'domain', 'dns_zone', 'mailbox', 'database', 'ftp_user']);
   });
 
   it('refuses a kind ordered after one the table lacks, and kinds ordered after each other', () => {
@@ -36,6 +36,8 @@ describe('the declared order of the kinds', () => {
       domain: 'domain',
       dns_zone: 'domain',
       mailbox: 'domain',
+      database: 'client',
+      ftp_user: 'client',
       hosting_plan: undefined,
     });
   });

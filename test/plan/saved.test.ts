@@ -53,7 +53,7 @@ describe('plan file round trip', () => {
     const back = parsePlanFile(saved(plan), 'plan.json');
     expect(back.plan.changes).toEqual(plan.changes);
     expect(back).toMatchObject({
-      formatVersion: '2.4',
+      formatVersion: '2.5',
       panelUrl: 'https://panel.example/api/v2',
       manifest: 'm.yaml',
       manifestSha256: 'a'.repeat(64),
@@ -98,11 +98,11 @@ describe('plan file validation', () => {
     expect(parseError('[1,2]').message).toBe('plan.json is not a valid plan file (1 problem)');
     expect(parseError('[1,2]').details).toEqual(['$: must be an object']);
     for (const older of ['1.0', '1.1', '1.2']) {
-      expect(parseError(good.replace('"format_version": "2.4"', `"format_version": "${older}"`)).message).toBe(
+      expect(parseError(good.replace('"format_version": "2.5"', `"format_version": "${older}"`)).message).toBe(
         `plan.json has plan format ${older}, made by an older version of provision: this one reads 2.x only`,
       );
     }
-    expect(parseError(good.replace('"2.4"', '"3.0"')).message).toMatch(/plan format 3\.0, newer than/);
+    expect(parseError(good.replace('"2.5"', '"3.0"')).message).toMatch(/plan format 3\.0, newer than/);
     expect(parseError('').message).toMatch(/^plan\.json is not valid JSON \(.+\): a truncated or damaged plan file$/);
   });
 
@@ -128,7 +128,7 @@ describe('plan file validation', () => {
       'changes[0].action: "rename" is not "create", "update" or "delete"',
       'changes[1].client_id: must be a whole number or null',
       'changes[2].colour: is not a field this version knows',
-      'changes[3].type: "mailing_list" is not "client", "domain", "dns_zone", "mailbox" or "hosting_plan"',
+      'changes[3].type: "mailing_list" is not "client", "domain", "dns_zone", "mailbox", "database", "ftp_user" or "hosting_plan"',
       'unmanaged.clients: -1 is not valid here',
     ]);
   });

@@ -1,14 +1,13 @@
 /**
  * The planner's side of the kinds' sections (plan/sections.ts, the walk in plan/diff.ts) and the
- * run's ask for them (plan/reads.ts), with a table of section kinds handed in (the rooms' section
- * objects, not in KINDS yet) and their parts in the live panel: creates that wait for their
- * client's and domain's, a domain of another client (a conflict naming it, nothing planned),
- * prune only of listed clients in the scope and never on a domain the run deletes, the notes,
- * and the list read asked only when the manifest gives the key (or prune names it). The changes
- * are checked in walk order, before the order of changes (which asks KINDS).
+ * run's ask for them (plan/reads.ts), with the table's section kinds (SECTION_KINDS) and their
+ * parts in the live panel: creates that wait for their client's and domain's, a domain of another
+ * client (a conflict naming it, nothing planned), prune only of listed clients in the scope and
+ * never on a domain the run deletes, the notes, and the list read asked only when the manifest
+ * gives the key (or prune names it). The changes are checked in the real order of changes.
  */
 import { LineCounter, parseDocument } from 'yaml';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildClients } from '../../src/manifest/build.js';
 import { SourceMap } from '../../src/manifest/locate.js';
 import { buildPrune } from '../../src/manifest/prune.js';
@@ -18,7 +17,7 @@ import { diffWithin } from '../../src/plan/diff.js';
 import { readsForManifest, readsForSavedPlan } from '../../src/plan/reads.js';
 import { clientScope } from '../../src/names.js';
 import type { Live } from '../../src/panel/types.js';
-import type { SectionKind } from '../../src/kinds/index.js';
+import { SECTION_KINDS } from '../../src/kinds/index.js';
 import { MAILBOX_SECTION } from '../../src/kinds/mailbox/section.js';
 import type { LiveMailbox } from '../../src/kinds/mailbox/index.js';
 import { DATABASE_SECTION } from '../../src/kinds/database/section.js';
@@ -26,15 +25,15 @@ import type { LiveDatabase } from '../../src/kinds/database/index.js';
 import { FTP_USER_SECTION } from '../../src/kinds/ftp-user/section.js';
 import { live } from '../helpers/builders.js';
 
-// The order of changes asks each change's kind in KINDS, which the rooms' sections are not in
-// yet: the walk's changes are checked as it gives them (the merger's end-to-end tests order them).
-vi.mock('../../src/plan/order.js', () => ({ orderChanges: (_desired: unknown, changes: unknown) => changes }));
+const TABLE = SECTION_KINDS;
 
-const TABLE: readonly SectionKind[] = [
-  { name: 'mailbox', section: MAILBOX_SECTION },
-  { name: 'database', section: DATABASE_SECTION },
-  { name: 'ftp_user', section: FTP_USER_SECTION },
-];
+it("the table's section kinds are the three rooms' sections, in its order", () => {
+  expect(TABLE.map(({ name, section }) => [name, section])).toEqual([
+    ['mailbox', MAILBOX_SECTION],
+    ['database', DATABASE_SECTION],
+    ['ftp_user', FTP_USER_SECTION],
+  ]);
+});
 
 function manifest(text: string): Desired {
   const lineCounter = new LineCounter();
@@ -80,7 +79,12 @@ function panel(mailboxes: LiveMailbox[] = [], databases: LiveDatabase[] = []): L
       [20, 'bob.example', 2],
     ],
   );
-  return { ...base, mailbox: { read: true, records: mailboxes }, database: databases, ftp_user: [] } as unknown as Live;
+  return {
+    ...base,
+    mailbox: { read: true, records: mailboxes },
+    database: { read: true, records: databases },
+    ftp_user: { read: true, records: [] },
+  };
 }
 
 const plan = (desired: Desired, on: Live, scope?: readonly string[]) =>
@@ -104,12 +108,14 @@ clients:
         mailboxes: [{name: info}]
 `);
     const result = plan(desired, panel([mailbox(1, 'info@alice.example'), mailbox(2, 'gone@alice.example')]));
+    // In the order of changes: creates and updates in manifest order (each client, its domains,
+    // their mailboxes), then deletes.
     expect(lines(result.changes)).toEqual([
+      'update mailbox info@alice.example',
       'create client carol',
       'create domain carol.example',
-      'update mailbox info@alice.example',
-      'delete mailbox gone@alice.example',
       'create mailbox info@carol.example',
+      'delete mailbox gone@alice.example',
     ]);
     const create = result.changes.find((c) => c.name === 'info@carol.example');
     expect(create?.dependsOn).toEqual(['client:carol', 'domain:carol.example']);

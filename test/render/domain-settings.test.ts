@@ -266,7 +266,7 @@ describe('setting values are data', () => {
       changes: { action: string; type: string; name: string; fields?: unknown; settings?: unknown }[];
       summary: Record<string, number>;
     };
-    expect(document.format_version).toBe('2.4');
+    expect(document.format_version).toBe('2.5');
     expect(document.summary).toMatchObject({ create: 1, update: 1, delete: 0 });
     expect(document.changes[0]).toMatchObject({
       action: 'update',

@@ -4,8 +4,7 @@
  * secrets code adds the one it made and journaled to the create's body just before it is sent.
  * Pure.
  *
- * `DATABASE_KIND_NAME` stands for the kind's name until the room is wired into the table of kinds
- * (src/kinds/index.ts KINDS): the changes are `ChangeBase<'database'>` already.
+ * `DATABASE_KIND_NAME` is the kind's name in the table of kinds (src/kinds/index.ts KINDS).
  */
 import { assertNever } from '../../util.js';
 import { type ChangeBase, type ChangeId, changeId, type NewIds, type PanelRequest } from '../common.js';

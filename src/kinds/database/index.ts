@@ -1,12 +1,11 @@
 /**
  * The database's room (`databases` under a client; the panel's `/databases`): its parts gathered
- * for the stages. Not wired yet: the room is in no table of kinds (src/kinds/index.ts KINDS), and
- * its schema fragment is `schema.pending.json`, which the schema composer does not read; when the
- * room is wired, the fragment is renamed `schema.json` (and `DATABASE_KIND_NAME` in changes.ts
- * becomes a name of the table). Its descriptor is `kind.ts` DATABASE_KIND (with read.ts, apply.ts,
- * doctor.ts, facts.ts); wiring adds it to KINDS, its read to src/kinds/reads.ts (KIND_READS,
- * READ_ORDER), its ask (read.ts DatabasesAsk) to what plan/reads.ts asks, and removes the kind
- * from the simulator's SIM_ONLY_KINDS. Pure.
+ * for the stages. The kind is in the table of kinds (./kind.ts DATABASE_KIND, src/kinds/index.ts
+ * KINDS): its manifest section (./section.ts: `databases` under a client item, `prune.databases`
+ * refused), its changes planned, saved, rendered and applied like any kind's, its list read
+ * (./read.ts, GET /databases, taken only when the run's ask asks for databases), its doctor
+ * check, its secret, and its schema fragment (`schema.json`) composed into the published
+ * schemas. Export writes none yet (./export.ts holds the entry). Pure.
  */
 export * from './changes.js';
 export * from './diff-rule.js';

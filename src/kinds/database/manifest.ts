@@ -6,7 +6,7 @@
  * remote host that is none, a host listed twice, a name or user listed twice in the manifest
  * (across the parts of a manifest directory through the `seen` the caller shares), a database
  * marked absent with other keys. `prune.databases` is refused (databasePruneProblem): a database
- * is deleted only by `state: absent`. The schema checks the shapes (schema.pending.json); an
+ * is deleted only by `state: absent`. The schema checks the shapes (the room's schema.json); an
  * item it refuses is passed over here. Pure: the caller hands in where things stand (a locator).
  */
 import { quote } from '../../escape.js';

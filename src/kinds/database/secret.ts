@@ -1,8 +1,8 @@
 /**
- * What the secrets code will need of a database (the descriptor's `secret` once the room is
- * wired; docs/passwords.md): the panel makes no password for a database, so the engine makes every
- * one and adds it to the create's body only as it is sent; a new one is set by a PUT; the journal
- * names a database by its name (`secrets reset database:alice_wp`). Pure.
+ * What the secrets code needs of a database (the descriptor's `secret`; docs/passwords.md): the
+ * panel makes no password for a database, so the engine makes every one and adds it to the create's
+ * body only as it is sent; a new one is set by a PUT; the journal names a database by its name
+ * (`secrets reset database:alice_wp`). Pure.
  */
 import type { PanelRequest } from '../common.js';
 import { DATABASE_NAME_PATTERN, DATABASE_NAME_RULE } from './manifest.js';

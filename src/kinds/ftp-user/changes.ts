@@ -3,9 +3,7 @@
  * A password is never in a change nor in its request: the secrets code adds the one it made and
  * journaled to the create's body just before it is sent. Pure.
  *
- * `FTP_USER_KIND_NAME` stands for the kind's name until the room is wired into the table of kinds
- * (src/kinds/index.ts KINDS): the changes are `ChangeBase<'ftp_user'>` already, and join the
- * `Change` union with the table entry.
+ * `FTP_USER_KIND_NAME` is the kind's name in the table of kinds (src/kinds/index.ts KINDS).
  */
 import { quote } from '../../escape.js';
 import { assertNever } from '../../util.js';

@@ -5,7 +5,7 @@
  * to write: a name the panel would refuse (FTP_USER_NAME_RULE), a home outside the client's
  * `/www` or `/files` (home.ts), a name listed twice (across clients and the parts of a manifest
  * directory through the `seen` the caller shares), an FTP user marked absent with other keys.
- * The schema checks the shapes (schema.pending.json); an item it refuses is passed over here.
+ * The schema checks the shapes (the room's schema.json); an item it refuses is passed over here.
  * Pure: the caller hands in where things stand (a locator).
  */
 import { quote } from '../../escape.js';

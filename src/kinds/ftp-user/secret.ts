@@ -1,9 +1,8 @@
 /**
- * What the secrets code will need of an FTP user (the descriptor's `secret` once the room is
- * wired; docs/passwords.md): the panel makes no password for an FTP user, so the engine makes
- * every one and adds it to the create's body only as it is sent; a new one is set by a PUT; the
- * journal names an FTP user by its name (lowercase), and `secrets reset ftp_user:NAME` takes any
- * case of it. Pure.
+ * What the secrets code needs of an FTP user (the descriptor's `secret`; docs/passwords.md): the
+ * panel makes no password for an FTP user, so the engine makes every one and adds it to the
+ * create's body only as it is sent; a new one is set by a PUT; the journal names an FTP user by its
+ * name (lowercase), and `secrets reset ftp_user:NAME` takes any case of it. Pure.
  */
 import type { PanelRequest } from '../common.js';
 import type { PanelNaming } from '../kind.js';

@@ -1,13 +1,12 @@
 /**
  * The mailbox's room (`mailboxes` under a domain; the panel's `/emails`): its parts gathered for
  * the stages. The kind is in the table of kinds (./kind.ts, src/kinds/index.ts KINDS): its
- * changes are planned, saved, rendered and applied like any kind's, its list read is taken when
- * the run's ask asks for mailboxes (./read.ts), and its schema fragment (`schema.json`) is
- * composed into the plan, apply-result and snapshot schemas. Not wired yet: the manifest's
- * `mailboxes` (its schema part waits in `schema.manifest.pending.json`), the diff rule in the
- * planner (./diff-rule.ts; its free-before-take order is the kind's `sequence`, which
- * plan/order.ts sequenceChanges runs once the planner calls it), and export (./export.ts).
- * Pure.
+ * manifest section (./section.ts: `mailboxes` under a domain item, `prune.mailboxes`, address
+ * patterns in `prune.keep`; its diff puts what frees an address before what takes it, ./order.ts),
+ * its changes planned, saved, rendered and applied like any kind's, its list read (./read.ts,
+ * GET /emails, taken only when the run's ask asks for mailboxes), its doctor check, its secret,
+ * and its schema fragment (`schema.json`) composed into the published schemas. Export writes
+ * none yet (./export.ts holds the entry). Pure.
  */
 export * from './address.js';
 export * from './changes.js';

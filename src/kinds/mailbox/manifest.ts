@@ -7,7 +7,7 @@
  * not an address, an alias on a domain the manifest does not list under the same client, an
  * address listed twice in any spelling (a mailbox's or an alias; across the parts of a manifest
  * directory through the `seen` the caller shares), a second catch-all on one domain, a mailbox
- * marked absent with other keys. The schema checks the shapes (schema.pending.json); an item it
+ * marked absent with other keys. The schema checks the shapes (the room's schema.json); an item it
  * refuses is passed over here. Pure: the caller hands in where things stand (a locator).
  */
 import { quote } from '../../escape.js';

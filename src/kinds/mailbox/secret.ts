@@ -1,9 +1,8 @@
 /**
- * What the secrets code will need of a mailbox (the descriptor's `secret` once the room is wired;
- * docs/passwords.md): the panel makes no password for a mailbox, so the engine makes every one
- * and adds it to the create's body only as it is sent; a new one is set by a PUT; the journal
- * names a mailbox by its address in comparison form, and `secrets reset mailbox:ADDRESS` takes
- * any spelling of it. Pure.
+ * What the secrets code needs of a mailbox (the descriptor's `secret`; docs/passwords.md): the
+ * panel makes no password for a mailbox, so the engine makes every one and adds it to the create's
+ * body only as it is sent; a new one is set by a PUT; the journal names a mailbox by its address in
+ * comparison form, and `secrets reset mailbox:ADDRESS` takes any spelling of it. Pure.
  */
 import type { PanelRequest } from '../common.js';
 import { normalizeAddress } from './address.js';

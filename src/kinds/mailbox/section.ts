@@ -76,10 +76,17 @@ type Diff = SectionDiff<MailboxChange, MailboxConflict, MailboxUnknown>;
 const LOCAL_OR_GLOB = /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~.-]+$/;
 const NAME_OR_GLOB = /^[A-Za-z0-9._*?-]+$/;
 
-/** The check of a `prune.keep` pattern with an `@` (an address); undefined for any other pattern. */
+/** A URL's scheme at the start of a pattern (`http://`): a web address, not a mail address. */
+const SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//;
+
+/**
+ * The check of a `prune.keep` pattern with an `@` (an address); undefined for any other pattern,
+ * and for a URL (`http://bob:pw@important.example/`), whose `@` is no address's: the names'
+ * check refuses it, naming the scheme and the domain or username to write.
+ */
 export function addressKeepPattern(pattern: string): { problem: string } | { keep: string } | undefined {
   const at = pattern.lastIndexOf('@');
-  if (at < 0) return undefined;
+  if (at < 0 || SCHEME.test(pattern)) return undefined;
   const local = pattern.slice(0, at);
   const domain = pattern.slice(at + 1);
   if (local === '' || domain === '' || !LOCAL_OR_GLOB.test(local) || !NAME_OR_GLOB.test(domain))

@@ -1,10 +1,11 @@
 /**
- * The database's descriptor (src/kinds/database/kind.ts), member by member, as the stages will
- * ask it once it joins the table of kinds: its requests, the plan document both ways, its
+ * The database's descriptor (src/kinds/database/kind.ts), member by member, as the stages
+ * ask it: its requests, the plan document both ways, its
  * phrases (a delete marked as destroying data), its weight and order, its secret, and the facts
  * a saved plan's fingerprint checks.
  */
 import { describe, expect, it } from 'vitest';
+import { readsForSavedPlan } from '../../../src/plan/reads.js';
 import { changeId } from '../../../src/kinds/common.js';
 import { DATABASE_KIND } from '../../../src/kinds/database/kind.js';
 import {
@@ -48,7 +49,10 @@ describe('the database descriptor: identity, order, weight', () => {
     expect(K.noun).toEqual({ one: 'database', many: 'databases' });
     expect(K.order).toEqual({ after: ['client'], at: 'client' });
     expect(K.waitsForCreatesBelow).toBe(false);
-    expect(K.readsAgain(UPDATE)).toEqual({ domainNames: [], zones: [] });
+    // Nothing of its own: a saved plan reads its list again for the section (plan/reads.ts).
+    expect(K.readsAgain(UPDATE)).toEqual({});
+    const saved = { changes: [UPDATE], conflicts: [], unknowns: [], unmanaged: { clients: [], domains: [] } };
+    expect(readsForSavedPlan(saved as never)).toMatchObject({ databases: true });
   });
 
   it('weighs a create 1 created, a delete 1 destroyed, an update nothing', () => {

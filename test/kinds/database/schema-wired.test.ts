@@ -1,14 +1,11 @@
 /**
- * The database room's pending schema fragment composed with the real skeletons and the other
- * kinds' fragments, as it will be once the room is in the table of kinds: every piece finds its
- * slot, the manifest takes databases under a client, and the plan takes each change the room
- * makes (as the document writes it) and its conflicts.
+ * The database room's schema fragment (schema.json), as composed into the published schemas:
+ * the manifest takes databases under a client, the plan takes each change the room makes (as the
+ * document writes it) and its conflicts, the snapshot the databases as their read writes them.
  */
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
-import { composeSchemas, type Fragment, readFragments } from '../../../scripts/compose-schemas.js';
 import {
   createDatabase,
   type DatabaseChange,
@@ -20,13 +17,14 @@ import {
 } from '../../../src/kinds/database/index.js';
 import { DATABASE_READ } from '../../../src/kinds/database/read.js';
 
-const FILE = fileURLToPath(new URL('../../../src/kinds/database/schema.pending.json', import.meta.url));
-
-function composed(): Map<string, unknown> {
-  const { kind, ...pieces } = JSON.parse(readFileSync(FILE, 'utf8')) as { kind: string } & Record<string, never>;
-  const mine: Fragment = { kind, file: FILE, pieces: new Map(Object.entries(pieces)) };
-  const texts = composeSchemas(undefined, [...readFragments(), mine]);
-  return new Map([...texts].map(([document, text]) => [document, JSON.parse(text) as unknown]));
+/** The published schemas (schemas/*.schema.json), by document. */
+function published(): Map<string, unknown> {
+  return new Map(
+    ['manifest', 'plan', 'snapshot'].map((document) => [
+      document,
+      JSON.parse(readFileSync(new URL(`../../../schemas/${document}.schema.json`, import.meta.url), 'utf8')) as unknown,
+    ]),
+  );
 }
 
 /** A change as the plan document writes it. */
@@ -43,8 +41,8 @@ function item(change: DatabaseChange): Record<string, unknown> {
   };
 }
 
-describe("the database room's pending schema fragment, composed", () => {
-  const schemas = composed();
+describe("the database room's schema fragment, published", () => {
+  const schemas = published();
   const ajv = new Ajv2020({ strict: false, allErrors: true });
 
   it('gives the manifest databases under a client, and no password', () => {

@@ -1,13 +1,10 @@
 /**
- * An FTP user's change in the plan document (both ways, checked against the pending schema
- * fragment composed with the real skeletons and the other kinds' fragments), its secret parts,
- * and its export entry.
+ * An FTP user's change in the plan document (both ways, checked against the published schemas,
+ * which the room's schema.json fragment is composed into), its secret parts, and its export entry.
  */
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
-import { composeSchemas, type Fragment, readFragments } from '../../../scripts/compose-schemas.js';
 import {
   createFtpUser,
   deleteFtpUser,
@@ -25,13 +22,14 @@ import {
 } from '../../../src/kinds/ftp-user/index.js';
 import { FTP_USER_READ } from '../../../src/kinds/ftp-user/read.js';
 
-const FILE = fileURLToPath(new URL('../../../src/kinds/ftp-user/schema.pending.json', import.meta.url));
-
-function composed(): Map<string, unknown> {
-  const { kind, ...pieces } = JSON.parse(readFileSync(FILE, 'utf8')) as { kind: string } & Record<string, never>;
-  const mine: Fragment = { kind, file: FILE, pieces: new Map(Object.entries(pieces)) };
-  const texts = composeSchemas(undefined, [...readFragments(), mine]);
-  return new Map([...texts].map(([document, text]) => [document, JSON.parse(text) as unknown]));
+/** The published schemas (schemas/*.schema.json), by document. */
+function published(): Map<string, unknown> {
+  return new Map(
+    ['manifest', 'plan', 'snapshot'].map((document) => [
+      document,
+      JSON.parse(readFileSync(new URL(`../../../schemas/${document}.schema.json`, import.meta.url), 'utf8')) as unknown,
+    ]),
+  );
 }
 
 const CHANGES: FtpUserChange[] = [
@@ -59,7 +57,7 @@ function item(change: FtpUserChange): Record<string, unknown> {
 }
 
 describe("an FTP user's change in the plan document", () => {
-  const schemas = composed();
+  const schemas = published();
   const ajv = new Ajv2020({ strict: false, allErrors: true });
   const plan = schemas.get('plan') as { $defs: Record<string, unknown> };
   const validChange = ajv.compile({ $defs: plan.$defs, $ref: '#/$defs/change' });
@@ -119,7 +117,7 @@ describe("an FTP user's change in the plan document", () => {
 
 describe("the FTP users' part of a snapshot", () => {
   it('is what their read writes, optional (a read without them has none)', () => {
-    const snapshot = composed().get('snapshot') as { properties: Record<string, object>; required: unknown[] };
+    const snapshot = published().get('snapshot') as { properties: Record<string, object>; required: unknown[] };
     expect(snapshot.required).not.toContain('ftp_users');
     const valid = new Ajv2020({ strict: false, allErrors: true }).compile(snapshot.properties.ftp_users!);
     const part = {

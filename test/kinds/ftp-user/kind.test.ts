@@ -1,10 +1,11 @@
 /**
- * The FTP user's descriptor (src/kinds/ftp-user/kind.ts), member by member, as the stages will
- * ask it once it joins the table of kinds: its requests, the plan document both ways, its
+ * The FTP user's descriptor (src/kinds/ftp-user/kind.ts), member by member, as the stages
+ * ask it: its requests, the plan document both ways, its
  * phrases, its weight and order (after the domain its home names), its secret (a panel that names
  * the user itself), and the facts a saved plan's fingerprint checks.
  */
 import { describe, expect, it } from 'vitest';
+import { readsForSavedPlan } from '../../../src/plan/reads.js';
 import { changeId } from '../../../src/kinds/common.js';
 import { FTP_USER_KIND } from '../../../src/kinds/ftp-user/kind.js';
 import {
@@ -52,7 +53,10 @@ describe('the FTP user descriptor: identity, order, weight', () => {
     expect(K.noun).toEqual({ one: 'FTP user', many: 'FTP users' });
     expect(K.order).toEqual({ after: ['client', 'domain'], at: 'client' });
     expect(K.waitsForCreatesBelow).toBe(false);
-    expect(K.readsAgain(CREATE)).toEqual({ domainNames: [], zones: [] });
+    // Nothing of its own: a saved plan reads its list again for the section (plan/reads.ts).
+    expect(K.readsAgain(CREATE)).toEqual({});
+    const saved = { changes: [CREATE], conflicts: [], unknowns: [], unmanaged: { clients: [], domains: [] } };
+    expect(readsForSavedPlan(saved as never)).toMatchObject({ ftpUsers: true });
   });
 
   it('weighs a create 1 created, a delete 1 destroyed, an update nothing', () => {

@@ -10,7 +10,14 @@ import { client } from '../../helpers/panel.js';
 import { sim } from '../../helpers/sim.js';
 
 const SEED = {
-  clients: [{ username: 'alice', domains: [{ name: 'alice.example', mailboxes: ['info', 'desk'] }] }],
+  clients: [
+    {
+      username: 'alice',
+      domains: [{ name: 'alice.example', mailboxes: ['info', 'desk'] }],
+      databases: ['alice_db'],
+      ftp_users: ['alice_ftp'],
+    },
+  ],
 };
 
 const lists = async (intercept?: (req: InterceptRequest) => InterceptResult | undefined) => {
@@ -23,8 +30,10 @@ const lists = async (intercept?: (req: InterceptRequest) => InterceptResult | un
 };
 
 describe("doctor and the mailboxes' list", () => {
-  it('counts them, read whole', async () => {
-    expect((await lists())?.message).toMatch(/, 2 mailboxes\)$/);
+  it("counts them, read whole, with the other sections' kinds", async () => {
+    expect((await lists())?.message).toBe(
+      'complete, each read whole (3 hosting plans, 1 client, 2 domains, 2 mailboxes, 1 database, 1 FTP user)',
+    );
   });
 
   it('a panel without GET /emails passes, and the line says what that costs', async () => {

@@ -1,7 +1,7 @@
 /**
  * A domain item's `mailboxes` list as the mailbox room reads it: real YAML parsed with positions
  * and located by the manifest's own SourceMap, so each problem is checked at its
- * file:line:column; and the room's manifest schema part (schema.manifest.pending.json) against items.
+ * file:line:column; and the manifest part of the room's schema fragment (schema.json) against items.
  */
 import { readFileSync } from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
@@ -244,7 +244,7 @@ describe('a mailboxes list on a domain marked absent', () => {
 
 describe("the mailbox room's schema fragment", () => {
   const fragment = JSON.parse(
-    readFileSync(new URL('../../../src/kinds/mailbox/schema.manifest.pending.json', import.meta.url), 'utf8'),
+    readFileSync(new URL('../../../src/kinds/mailbox/schema.json', import.meta.url), 'utf8'),
   ) as {
     kind: string;
     'manifest.domain-keys': { mailboxes: { items: { properties: Record<string, unknown> } } };
