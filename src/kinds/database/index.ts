@@ -5,7 +5,7 @@
  * refused), its changes planned, saved, rendered and applied like any kind's, its list read
  * (./read.ts, GET /databases, taken only when the run's ask asks for databases), its doctor
  * check, its secret, and its schema fragment (`schema.json`) composed into the published
- * schemas. Export writes none yet (./export.ts holds the entry). Pure.
+ * schemas; export writes its list (./export.ts, ./export-edits.ts). Pure.
  */
 export * from './changes.js';
 export * from './diff-rule.js';

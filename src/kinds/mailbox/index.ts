@@ -6,7 +6,7 @@
  * its changes planned, saved, rendered and applied like any kind's, its list read (./read.ts,
  * GET /emails, taken only when the run's ask asks for mailboxes), its doctor check, its secret,
  * and its schema fragment (`schema.json`) composed into the published schemas. Export writes
- * none yet (./export.ts holds the entry). Pure.
+ * its list (./export.ts, ./export-edits.ts). Pure.
  */
 export * from './address.js';
 export * from './changes.js';
