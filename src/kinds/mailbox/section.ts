@@ -157,7 +157,9 @@ export const MAILBOX_SECTION: KindSection<
     if (!view.prune || view.clientId === null) return NO_SECTION_DIFF;
     const live = view.liveDomains
       .filter((domain) => !view.domainDeleted(domain))
-      .flatMap((domain) => index.onDomain(domain));
+      .flatMap((domain) => index.onDomain(domain))
+      // A record that names another client as its owner is never that client's to prune.
+      .filter((m) => m.idUser === undefined || m.idUser === view.clientId);
     const listed = new Set((wanted ?? []).map((m) => m.address));
     return { ...NO_SECTION_DIFF, changes: pruneMailboxes(live, listed, addressKeepMatcher(view.keep), view.client) };
   },

@@ -153,6 +153,7 @@ describe('the mailbox section', () => {
         live(3, 'postmaster@alice.example'),
         live(4, 'x@gone.example'),
         live(5, 'y@bob.example', { idUser: 4 }),
+        live(6, 'bobs@alice.example', { idUser: 4 }),
       ],
     });
     const view: SectionClientView = {
