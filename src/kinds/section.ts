@@ -88,7 +88,7 @@ export interface SectionClientView {
   readonly client: string;
   /** The client's id on the panel; null when the same run creates it (then it has nothing unlisted). */
   readonly clientId: number | null;
-  /** The client's domains on the panel (lowercase ASCII, system domains not counted). */
+  /** The client's domains on the panel (lowercase ASCII; neither system domains nor those whose record does not say). */
   readonly liveDomains: readonly string[];
   /** Whether the run deletes this domain of the client (its things go with it). */
   readonly domainDeleted: (domain: string) => boolean;

@@ -92,7 +92,7 @@ export class SectionWalk {
         section.unlisted(listed ? (wanted as never[]) : undefined, this.indexOf(kind), {
           client: client.username,
           clientId,
-          liveDomains: clientId === null ? [] : this.index.domainNamesOf(clientId),
+          liveDomains: clientId === null ? [] : this.liveDomainsOf(clientId),
           domainDeleted,
           prune: pruned,
           keep: this.prune.keep,
@@ -118,6 +118,17 @@ export class SectionWalk {
       changes = changes.map((c) => byId.get((c as { id: string }).id) ?? c);
     }
     return { changes, problems };
+  }
+
+  /**
+   * A client's domains whose things a section may prune: as prune of domains, never one the panel
+   * says is a system domain nor one whose record does not say (docs/manifest.md, "Prune").
+   */
+  private liveDomainsOf(clientId: number): readonly string[] {
+    return this.index
+      .sortedDomainsOf(clientId)
+      .filter((d) => d.isSystem === false)
+      .map((d) => d.name);
   }
 
   /** The changes of kind `name` found so far. */

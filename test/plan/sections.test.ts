@@ -163,6 +163,29 @@ clients:
     expect(lines(plan(desired, on, ['bob']).changes)).toEqual(['delete mailbox stale@bob.example']);
   });
 
+  it('never prunes a mailbox on a domain whose record does not say whether it is a system domain', () => {
+    const desired = manifest(`version: 1
+prune: {mailboxes: true}
+clients:
+  - username: alice
+    domains:
+      - name: alice.example
+        mailboxes: [{name: info}]
+`);
+    const base = panel([mailbox(1, 'info@alice.example'), mailbox(2, 'x@old.example'), mailbox(3, 'y@host.example')]);
+    const on: Live = {
+      ...base,
+      domain: {
+        ...base.domain,
+        records: [
+          ...base.domain.records.map((d) => (d.name === 'old.example' ? { ...d, isSystem: undefined } : d)),
+          { id: 12, name: 'host.example', idUser: 1, isSystem: true },
+        ],
+      },
+    };
+    expect(lines(plan(desired, on).changes)).toEqual([]);
+  });
+
   it('never prunes a database: the plan notes the unlisted ones of a client that lists its databases', () => {
     const desired = manifest(`version: 1
 clients:

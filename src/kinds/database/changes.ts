@@ -156,7 +156,8 @@ export function databaseRequest(change: DatabaseChange, newIds?: NewIds): PanelR
  * Its keys are the plan document's (`conflicts`), as the other kinds' conflicts.
  */
 export type DatabaseConflict =
-  | { readonly database: string; readonly client: string; readonly reason: 'owner'; readonly owner: string }
+  /** `owner` left out when the panel's record does not say whose it is (nothing is sent for it either). */
+  | { readonly database: string; readonly client: string; readonly reason: 'owner'; readonly owner?: string }
   | {
       readonly database: string;
       readonly client: string;

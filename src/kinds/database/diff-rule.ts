@@ -51,6 +51,8 @@ export function diffDatabase(
 ): DatabaseDecision {
   const conflict = (c: DatabaseConflict): DatabaseDecision => ({ ...NONE, conflict: c });
   const base = { database: want.name, client: view.client };
+  // A record that does not say whose it is may be another client's: never updated nor deleted.
+  if (live !== undefined && live.idUser === undefined) return conflict({ ...base, reason: 'owner' });
   if (live?.idUser !== undefined && live.idUser !== view.clientId)
     return conflict({ ...base, reason: 'owner', owner: view.ownerName(live.idUser) });
   if (want.state === 'absent')
@@ -78,8 +80,10 @@ export function diffDatabase(
  */
 export function databaseConflictText(c: DatabaseConflict, nameOthers = true): string {
   const subject = `database ${quote(c.database)} of client ${quote(c.client)}`;
+  if (c.reason === 'owner' && c.owner === undefined)
+    return `${subject}: the panel's record does not say which client has it: nothing is planned of it; check the panel's answer to GET /databases`;
   if (c.reason === 'owner')
-    return nameOthers
+    return nameOthers && c.owner !== undefined
       ? `${subject} belongs to client ${quote(c.owner)} on the panel: a database name is unique on the whole panel; choose another name, or move the entry to ${quote(c.owner)}`
       : `${subject} belongs to another client on the panel: a database name is unique on the whole panel; choose another name`;
   const why =

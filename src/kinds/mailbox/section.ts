@@ -112,12 +112,19 @@ function diffMailboxes(wanted: readonly MailboxItem[], index: MailboxIndex, view
   const changes: MailboxChange[] = [];
   const unknowns: MailboxUnknown[] = [];
   const ruleView = { client: view.client, clientId: view.clientId, domainCreated: view.domainCreated };
+  const conflicts: MailboxConflict[] = [];
   for (const want of wanted) {
-    const decided = diffMailbox(want, index.byAddress.get(want.address), ruleView);
+    const live = index.byAddress.get(want.address);
+    // A record that names another owner than the domain's is that owner's: nothing is sent for it.
+    if (live?.idUser !== undefined && live.idUser !== view.clientId) {
+      conflicts.push({ mailbox: want.address, client: view.client, owner: view.ownerName(live.idUser) });
+      continue;
+    }
+    const decided = diffMailbox(want, live, ruleView);
     if (decided.change !== undefined) changes.push(decided.change);
     for (const field of decided.unknowns) unknowns.push({ client: view.client, mailbox: want.address, field });
   }
-  return { changes, conflicts: [], unknowns, notes: [] };
+  return { changes, conflicts, unknowns, notes: [] };
 }
 
 /**
@@ -157,7 +164,9 @@ export const MAILBOX_SECTION: KindSection<
     if (!view.prune || view.clientId === null) return NO_SECTION_DIFF;
     const live = view.liveDomains
       .filter((domain) => !view.domainDeleted(domain))
-      .flatMap((domain) => index.onDomain(domain));
+      .flatMap((domain) => index.onDomain(domain))
+      // A record that names another client as its owner is never that client's to prune.
+      .filter((m) => m.idUser === undefined || m.idUser === view.clientId);
     const listed = new Set((wanted ?? []).map((m) => m.address));
     return { ...NO_SECTION_DIFF, changes: pruneMailboxes(live, listed, addressKeepMatcher(view.keep), view.client) };
   },

@@ -135,6 +135,19 @@ describe('the database diff rule', () => {
     );
   });
 
+  it('neither updates nor deletes a database whose record does not say whose it is', () => {
+    const unsaid = { ...LIVE, idUser: undefined };
+    for (const w of [want({ description: 'x' }), want({}, { state: 'absent' })]) {
+      const { change, conflict } = diffDatabase(w, unsaid, VIEW);
+      expect(change).toBeUndefined();
+      expect(conflict).toEqual({ database: 'alice_wp', client: 'alice', reason: 'owner' });
+    }
+    expect(databaseConflictText({ database: 'alice_wp', client: 'alice', reason: 'owner' })).toBe(
+      'database "alice_wp" of client "alice": the panel\'s record does not say which client has it: nothing is ' +
+        "planned of it; check the panel's answer to GET /databases",
+    );
+  });
+
   it('refuses a rename: a changed user, or a new database with a user another has', () => {
     const changed = diffDatabase(want({ description: 'x' }, { user: 'wp2', userGiven: true }), LIVE, VIEW);
     expect(changed).toEqual({

@@ -144,6 +144,27 @@ describe('the mailbox section', () => {
     ]);
   });
 
+  it("neither updates nor deletes a mailbox whose record names another owner than its domain's", () => {
+    const { items } = MAILBOX_SECTION.items(
+      [
+        { name: 'info', quota: '1 GiB' },
+        { name: 'old', state: 'absent' },
+      ],
+      context('alice.example'),
+      MAILBOX_SECTION.seen(),
+    );
+    const index = MAILBOX_SECTION.index({
+      read: true,
+      records: [live(1, 'info@alice.example', { idUser: 4 }), live(2, 'old@alice.example', { idUser: 4 })],
+    });
+    const answer = MAILBOX_SECTION.diff(items, index, PARENT);
+    expect(answer.changes).toEqual([]);
+    expect(answer.conflicts).toEqual([
+      { mailbox: 'info@alice.example', client: 'alice', owner: '#4' },
+      { mailbox: 'old@alice.example', client: 'alice', owner: '#4' },
+    ]);
+  });
+
   it("prunes a listed client's unlisted mailboxes on its domains that stay, never a keep match, only with prune", () => {
     const index = MAILBOX_SECTION.index({
       read: true,
@@ -153,6 +174,7 @@ describe('the mailbox section', () => {
         live(3, 'postmaster@alice.example'),
         live(4, 'x@gone.example'),
         live(5, 'y@bob.example', { idUser: 4 }),
+        live(6, 'bobs@alice.example', { idUser: 4 }),
       ],
     });
     const view: SectionClientView = {
