@@ -175,3 +175,29 @@ const NAME_HINT =
 /** The hint of a look-up by id that answered another record. */
 export const ID_HINT =
   'the panel (or a proxy in front of it) answers look-ups by id wrongly; check it before running plan or apply again';
+
+/**
+ * `GET <path>/{id}` of a kind without a look-up of its own, parsed by `parse`; undefined on 404
+ * (none, or deleted meanwhile); a record with another id is a contract error naming it
+ * (`what`: `mailbox "info@a.example"`).
+ */
+export async function findById<T extends { readonly id: number }>(
+  panel: Pick<PanelListReader, 'get' | 'describe' | 'statusOf'>,
+  path: string,
+  id: number,
+  parse: (record: unknown, where: string) => T,
+  what: (record: T) => string,
+): Promise<T | undefined> {
+  const at = `${path}/${id}`;
+  let found: unknown;
+  try {
+    found = await panel.get(at);
+  } catch (err) {
+    if (panel.statusOf(err) === 404) return undefined;
+    throw err;
+  }
+  const where = panel.describe('GET', at);
+  const record = parse(found, where);
+  if (record.id !== id) throw notAsked(where, `${what(record)} (id ${record.id})`, ID_HINT);
+  return record;
+}

@@ -7,7 +7,7 @@
  */
 import { quote } from '../../escape.js';
 import type { JsonObject } from '../../util.js';
-import { ID_HINT, type KindRead, notAsked, type PanelListReader, unique } from '../read.js';
+import { findById, type KindRead, type PanelListReader, unique } from '../read.js';
 import { DATABASES_PATH, type LiveDatabase, parseDatabaseRecord } from './record.js';
 
 /**
@@ -103,22 +103,11 @@ export async function findDatabase(panel: PanelListReader, name: string): Promis
 }
 
 /** GET /databases/{id}, parsed; undefined on 404 (none, or deleted meanwhile); a record with another id is a contract error. */
-export async function findDatabaseById(
+export function findDatabaseById(
   panel: Pick<PanelListReader, 'get' | 'describe' | 'statusOf'>,
   id: number,
 ): Promise<LiveDatabase | undefined> {
-  const path = `${DATABASES_PATH}/${id}`;
-  let found: unknown;
-  try {
-    found = await panel.get(path);
-  } catch (err) {
-    if (panel.statusOf(err) === 404) return undefined;
-    throw err;
-  }
-  const where = panel.describe('GET', path);
-  const record = parseDatabaseRecord(found, where);
-  if (record.id !== id) throw notAsked(where, `database ${quote(record.name)} (id ${record.id})`, ID_HINT);
-  return record;
+  return findById(panel, DATABASES_PATH, id, parseDatabaseRecord, (d) => `database ${quote(d.name)}`);
 }
 
 /** A database in the panel's shape, as a snapshot holds it: what parseDatabaseRecord reads, under the keys the engine sends. */

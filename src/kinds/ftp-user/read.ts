@@ -7,7 +7,7 @@
 import { quote } from '../../escape.js';
 import type { JsonObject } from '../../util.js';
 import type { PanelReader } from '../apply.js';
-import { ID_HINT, type KindRead, notAsked, type PanelListReader, unique } from '../read.js';
+import { findById, ID_HINT, type KindRead, notAsked, type PanelListReader, unique } from '../read.js';
 import { FTP_USERS_PATH, type LiveFtpUser, parseFtpUserRecord } from './record.js';
 
 /**
@@ -98,18 +98,11 @@ export async function findFtpUser(panel: PanelListReader, name: string): Promise
 }
 
 /** GET /ftp-users/{id}, parsed; undefined on 404 (none, or deleted meanwhile); a record with another id is a contract error. */
-export async function findFtpUserById(
+export function findFtpUserById(
   panel: Pick<PanelListReader, 'get' | 'describe' | 'statusOf'>,
   id: number,
 ): Promise<LiveFtpUser | undefined> {
-  let found: unknown;
-  try {
-    found = await panel.get(`${FTP_USERS_PATH}/${id}`);
-  } catch (err) {
-    if (panel.statusOf(err) === 404) return undefined;
-    throw err;
-  }
-  return checkedRecord(panel, id, found);
+  return findById(panel, FTP_USERS_PATH, id, parseFtpUserRecord, (u) => `FTP user ${quote(u.name)}`);
 }
 
 /**

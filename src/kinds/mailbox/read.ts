@@ -6,7 +6,7 @@
  */
 import { quote } from '../../escape.js';
 import type { JsonObject } from '../../util.js';
-import { ID_HINT, type KindRead, notAsked, type PanelListReader, unique } from '../read.js';
+import { findById, type KindRead, type PanelListReader, unique } from '../read.js';
 import { addressOf, domainOf } from './address.js';
 import { MAILBOXES_PATH, type LiveMailbox, parseMailboxRecord } from './record.js';
 
@@ -118,22 +118,11 @@ export async function findMailbox(
 }
 
 /** GET /emails/{id}, parsed; undefined on 404 (deleted meanwhile). A record with another id is a contract error. */
-export async function findMailboxById(
+export function findMailboxById(
   panel: Pick<PanelListReader, 'get' | 'describe' | 'statusOf'>,
   id: number,
 ): Promise<LiveMailbox | undefined> {
-  const path = `${MAILBOXES_PATH}/${id}`;
-  let found: unknown;
-  try {
-    found = await panel.get(path);
-  } catch (err) {
-    if (panel.statusOf(err) === 404) return undefined;
-    throw err;
-  }
-  const where = panel.describe('GET', path);
-  const record = parseMailboxRecord(found, where);
-  if (record.id !== id) throw notAsked(where, `mailbox ${quote(record.address)} (id ${record.id})`, ID_HINT);
-  return record;
+  return findById(panel, MAILBOXES_PATH, id, parseMailboxRecord, (m) => `mailbox ${quote(m.address)}`);
 }
 
 /** A mailbox in the panel's shape, as a snapshot holds it (the parser reads it back): never a password. */
