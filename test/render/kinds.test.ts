@@ -48,6 +48,9 @@ describe("a plan's findings", () => {
         other: { host: 'www', type: 'A', value: '192.0.2.1' },
       },
       { hosting_plan: 'Basic', clients: ['alice'] },
+      { mailbox: 'info@a.example', client: 'alice', owner: 'bob' },
+      { database: 'alice_wp', client: 'alice', reason: 'owner', owner: 'bob' },
+      { ftp_user: 'alice_deploy', client: 'alice', owner: 'bob' },
     ] as const;
     for (const c of conflicts) {
       const claims = KIND_NAMES.filter((kind) => KINDS[kind].conflictLine?.(c, true) !== undefined);
@@ -58,16 +61,26 @@ describe("a plan's findings", () => {
       expect.stringContaining('domain "a.example" of client "alice" manages "dns", but it is a subdomain'),
       expect.stringContaining('"dns" record #1 (CNAME www a.example.) of domain "a.example" of client "alice"'),
       'hosting plan "Basic" is to be deleted, but "alice" is on it: move them to another plan first',
+      expect.stringContaining('mailbox "info@a.example" is listed under client "alice"'),
+      expect.stringContaining('database "alice_wp" of client "alice" belongs to client "bob"'),
+      expect.stringContaining('alice_deploy'),
     ]);
     const unknowns = [
       { client: 'alice', field: 'email' },
       { client: 'alice', domain: 'a.example', field: 'php_version' },
+      // A section kind's unknown names its thing beside the client: never taken for the client's.
+      { client: 'alice', mailbox: 'info@a.example', field: 'quota' },
+      { client: 'alice', database: 'alice_wp', field: 'remote_hosts' },
+      { client: 'alice', ftp_user: 'alice_deploy', field: 'home' },
     ] as const;
     for (const u of unknowns)
       expect(KIND_NAMES.filter((kind) => KINDS[kind].unknownLine?.(u) !== undefined)).toHaveLength(1);
     expect(unknowns.map((u) => unknownLine(u as never))).toEqual([
       expect.stringContaining('client "alice": the panel shows its email nowhere'),
       expect.stringContaining('domain "a.example" of client "alice": the panel\'s record'),
+      'mailbox "info@a.example": the panel\'s record shows no quota: not compared, not changed',
+      'database "alice_wp": the panel\'s record shows no remote_hosts: not compared, not changed',
+      'FTP user "alice_deploy": the panel\'s record shows no home: not compared, not changed',
     ]);
   });
 });
