@@ -6,9 +6,9 @@
  * flags as 0/1, quotas as strings, null for an empty description, aliases as local parts and
  * forwardings as objects, `localhost` and a PHP object map in `remote_hosts`, a home written from
  * the server's root, names in capitals. What the engine created plans no changes; an update sends
- * only the fields that differ, and converges again.
+ * only the fields that differ, and converges again; export writes it back as the manifest said it.
  */
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
 import type { InterceptRequest } from '../../src/simulator/index.js';
@@ -153,6 +153,29 @@ describe('the three lists in a real panel dialect', () => {
     const again = await run(['plan', w.file, '--detailed-exitcode'], w.envWithSecrets);
     expect(again.stdout).toBe('No changes: the panel matches the manifest.\n');
     expect(again.code, again.stderr).toBe(0);
+  });
+
+  it('export writes what the dialect says as the manifest did, and plans no changes from it', async () => {
+    const w = await realPanel(MANIFEST);
+    expect((await run(['apply', w.file, '--auto-approve'], w.envWithSecrets)).code).toBe(0);
+    const file = `${w.dir}/exported.yaml`;
+    const exported = await run(['export', '--with', 'mailboxes,databases,ftp-users', '--out', file], w.env);
+    expect(exported.code, exported.stderr).toBe(0);
+    expect(exported.stderr).not.toContain('warning');
+    const text = await readFile(file, 'utf8');
+    for (const line of [
+      '            aliases: [hello]',
+      '            forwardings: [owner@example.net]',
+      '            catch_all: true',
+      '        remote_hosts: [192.0.2.0/24, db.example.net]',
+      '        remote_hosts: []',
+      '        home: /www/alice.example',
+    ])
+      expect(text).toContain(`${line}\n`);
+    expect(text).not.toContain('localhost');
+    const planned = await run(['plan', file, '--detailed-exitcode'], w.env);
+    expect(planned.stdout).toBe('No changes: the panel matches the manifest.\n');
+    expect(planned.code, planned.stderr).toBe(0);
   });
 
   // Whose a database or an FTP user is, only its record says (a mailbox's domain says it too):
