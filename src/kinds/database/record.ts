@@ -3,8 +3,8 @@
  * What public code shows of these records comes from API v1 and from list answers
  * (docs/panel-api.md), so the reader takes every plausible variant: the v1 and v2 spellings of a
  * field, ids and sizes as numeric strings, `remote_hosts` as an array (of hosts, or of objects
- * holding one) or as text separated by commas; a field the record lacks is unknown (undefined),
- * never a change. What it cannot read is a contract error naming the record and the field. Pure.
+ * holding one, or a PHP array encoded as an object keyed by digits) or as text separated by
+ * commas; a field the record lacks is unknown (undefined), never a change. What it cannot read is a contract error naming the record and the field. Pure.
  */
 import { isRecord } from '../../util.js';
 import type { FieldReader } from '../common.js';
@@ -67,6 +67,10 @@ const sizeReader: FieldReader<number> = (value) => {
   return n === undefined || n < 0 ? { problem: 'a whole number of bytes' } : { value: n };
 };
 
+/** A client's id: as an id; null or 0 is unknown (no owner said). */
+const ownerReader: FieldReader<number> = (value) =>
+  value === null || value === 0 || value === '0' ? { unreadable: 'null' } : idReader(value);
+
 /** Text; null is none (''). */
 const textReader: FieldReader<string> = (value) =>
   value === null ? { value: '' } : typeof value === 'string' ? { value } : { problem: 'a string ("" or null: none)' };
@@ -81,25 +85,44 @@ const nameReader: FieldReader<string> = (value) => {
 const HOST_KEYS = ['host', 'remote_host', 'hostname', 'address', 'ip', 'value'];
 
 /**
- * The remote hosts under `key`: an array of strings or of objects holding one (HOST_KEYS), or
- * text separated by commas, semicolons or white space; null is none ([]: local only).
+ * The items of a PHP array that JSON carries as an object (`{"0": "a", "2": "b"}`: what PHP's
+ * json_encode writes once an array's keys are no longer 0, 1, 2, ...), in key order; undefined
+ * for any other object.
+ */
+function phpList(value: Record<string, unknown>): unknown[] | undefined {
+  const keys = Object.keys(value);
+  if (!keys.every((k) => /^\d+$/.test(k))) return undefined;
+  return keys.sort((a, b) => Number(a) - Number(b)).map((k) => value[k]);
+}
+
+/**
+ * The host a panel may list for the local connections every database user has (`localhost`): no
+ * remote host, and not one the manifest can write, so it is left out of the list read.
+ */
+const LOCAL_HOST = 'localhost';
+
+/**
+ * The remote hosts under `key`: an array (or a PHP array as an object keyed by digits) of strings
+ * or of objects holding one (HOST_KEYS), or text separated by commas, semicolons or white space;
+ * null is none ([]: local only); `localhost` is local, never a remote host.
  */
 function hostList(r: Record<string, unknown>, key: string, where: string): readonly string[] | undefined {
   const value = r[key];
   if (value === undefined) return undefined;
   if (value === null) return [];
-  let items: unknown[];
+  let items: unknown[] | undefined;
   if (typeof value === 'string') items = value.split(/[\s,;]+/).filter((s) => s !== '');
   else if (Array.isArray(value)) items = value as unknown[];
-  else throw contract(where, `"${key}" must be a list of hosts, got ${shape(value)}`);
+  else if (isRecord(value)) items = phpList(value);
+  if (items === undefined) throw contract(where, `"${key}" must be a list of hosts, got ${shape(value)}`);
   return hostSet(
-    items.map((item, i) => {
+    items.flatMap((item, i) => {
       const text = isRecord(item)
         ? HOST_KEYS.map((k) => item[k]).find((v): v is string => typeof v === 'string')
         : item;
       if (typeof text !== 'string' || text.trim() === '')
         throw contract(where, `"${key}" item ${i + 1} must be a host, got ${shape(item)}`);
-      return readRemoteHost(text);
+      return text.trim().toLowerCase() === LOCAL_HOST ? [] : [readRemoteHost(text)];
     }),
   );
 }
@@ -126,7 +149,7 @@ export function parseDatabaseRecord(record: unknown, where: string): LiveDatabas
   if (name === undefined) throw contract(where, `"database_name" must be a non-empty string, got nothing`);
   return {
     id,
-    idUser: spelled(r, DATABASE_SPELLINGS.idUser, where, idReader),
+    idUser: spelled(r, DATABASE_SPELLINGS.idUser, where, ownerReader),
     name,
     user: spelled(r, DATABASE_SPELLINGS.user, where, nameReader),
     description: spelled(r, DATABASE_SPELLINGS.description, where, textReader),

@@ -3,7 +3,8 @@
  * What public code shows of these records comes from API v1 and from list answers
  * (docs/panel-api.md), so the reader takes every plausible variant: the v1 and v2 spellings of a
  * field (`username` or `name`, `home_directory` or `home`), ids as numeric strings, a description
- * null for none; a field the record lacks is unknown (undefined), never a change. What it cannot
+ * null for none, a home written from the server's root (`/home/users/alice/www`) as well as from
+ * the client's home (`/www`); a field the record lacks is unknown (undefined), never a change. What it cannot
  * read is a contract error naming the record and the field. Pure: no I/O.
  */
 import type { FieldReader } from '../common.js';
@@ -67,12 +68,26 @@ const nameReader: FieldReader<string> = (value) =>
     ? { value: value.trim().toLowerCase() }
     : { problem: 'a non-empty string' };
 
-/** A home: a path string, in comparison form; null is unknown. */
+/**
+ * A home as the client's home sees it (`/www/alice.example`), from a path written from there or
+ * from the server's root: under `/home/` the part from the first `www` or `files` folder below
+ * the account's own folder (`/home/users/alice/www/alice.example`, `/home/alice/files`); any
+ * other path as written.
+ */
+function clientHome(path: string): string {
+  const home = homeForm(path);
+  const segments = home.split('/').slice(1);
+  if (segments[0] !== 'home') return home;
+  const root = segments.findIndex((s, i) => i >= 2 && (s === 'www' || s === 'files'));
+  return root < 0 ? home : `/${segments.slice(root).join('/')}`;
+}
+
+/** A home: a path string, in the comparison form of the client's home (clientHome); null or blank is unknown. */
 const homeReader: FieldReader<string> = (value) =>
-  value === null
+  value === null || (typeof value === 'string' && value.trim() === '')
     ? { unreadable: 'null' }
-    : typeof value === 'string' && value.trim() !== ''
-      ? { value: homeForm(value) }
+    : typeof value === 'string'
+      ? { value: clientHome(value) }
       : { problem: 'a path like /www/alice.example' };
 
 /** One FTP user record (`where` names it in errors: `GET https://…/api/v2/ftp-users`, item 3). */
