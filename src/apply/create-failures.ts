@@ -8,6 +8,7 @@ import { ProvisionError } from '../errors.js';
 import { quote } from '../escape.js';
 import { PanelHttpError } from '../panel/errors.js';
 import type { LiveDomain } from '../panel/types.js';
+import { resetCommand } from '../secrets/kinds.js';
 import { formatSeconds, isRecord, messageOf } from '../util.js';
 import type { Applied } from './execute.js';
 
@@ -103,6 +104,30 @@ export function notRepeated(err: unknown, request: string, label: string, left: 
         'it under that name and give it a new password with secrets reset; then run apply again',
       cause: err,
     },
+  );
+}
+
+/**
+ * A later apply's create of a thing the panel may name itself (KindSecret.panelNaming), refused:
+ * an earlier apply's POST for it got no answer, and its client has things of its kind on the
+ * panel that the secrets file does not know (`names`): one may be what that POST made. The
+ * executor shows only the message, so what to do is in it.
+ */
+export function strays(
+  thing: { readonly kind: string; readonly label: string; readonly noun: string },
+  names: readonly string[],
+): ProvisionError {
+  const listed = names.map((name) => quote(name)).join(', ');
+  const hint =
+    `if one of them is the ${thing.noun} that POST made, delete it, or list it under that name and give it a new ` +
+    `password with secrets reset (${resetCommand(thing.kind, names[0] ?? '')}); then run apply again ` +
+    `(a ${thing.noun} of the client's that the secrets file does not know holds this create back until it is gone or known)`;
+  return new ProvisionError(
+    'panel_http',
+    `${thing.label} was not found by name, but an earlier apply's POST for it got no answer and the panel may ` +
+      `have created it under a name of its own: its client has ${listed} on the panel, unknown to the secrets ` +
+      `file: POST not sent (its intent stays open); what to do: ${hint}`,
+    { hint },
   );
 }
 

@@ -18,6 +18,7 @@ import { formatSeconds, isRecord, messageOf, untilAborted } from '../util.js';
 import type { PanelAdapterOptions } from './adapter-options.js';
 import { lookUp } from './create-failures.js';
 import type { Applied } from './execute.js';
+import { noStrays } from './panel-named.js';
 import { settleUnknown, unsettledPassword } from './reset.js';
 import { type FoundSecret, SECRET_LOOKUPS } from './secret-lookups.js';
 import { Interrupted, type Slot } from './walk.js';
@@ -135,6 +136,9 @@ export async function createWithSecret(
     const found = await lookAgain(ctx, thing, earlier, slot);
     if (found !== undefined) return adoptEarlier(ctx, sink, found.id, thing, earlier, slot);
   }
+  // Where the panel may name it itself, not found by the name sent proves nothing (panel-named.ts).
+  const naming = secret.secret.panelNaming;
+  if (earlier !== undefined && naming !== undefined) await noStrays(panel, naming, thing, planned, earlier, slot);
   const sent = newPassword === undefined ? undefined : (readable(earlier) ?? newPassword());
   const intentId = newIntentId();
   try {

@@ -5,6 +5,7 @@
  */
 import type { PanelReader } from './apply.js';
 import type { PanelRequest } from './common.js';
+import type { PanelListReader } from './read.js';
 /**
  * The names of the kinds whose things have a password, as the secrets journal's records say
  * them (`kind`; a record without one is a client's). The stages' look-ups by name are tables
@@ -63,4 +64,13 @@ export interface PanelNaming {
   nameOf(panel: PanelReader, id: number): Promise<string | undefined>;
   /** When `given` is not the name `sent` (in the kind's terms), the create's failure; undefined when they agree. */
   renamed(sent: string, given: string): { readonly message: string; readonly hint: string } | undefined;
+  // A later apply's open intent (apply/panel-named.ts)
+  /**
+   * The names of the things of this kind on the panel that the create `request` (as planned) may
+   * have made under a name of the panel's: those of its client, and those whose record does not
+   * say whose they are. A later apply that finds an earlier create of the kind left open, and the
+   * thing not under the name sent, creates it again only when the journal knows each of these
+   * (docs/passwords.md).
+   */
+  candidates(panel: PanelListReader, request: PanelRequest): Promise<readonly string[]>;
 }

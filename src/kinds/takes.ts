@@ -30,6 +30,11 @@ export interface KindTakenWith<P> {
   read(part: P): boolean;
   /** How many of its things in `part` (read whole) go with a delete of `scope`. */
   count(part: P, scope: TakeScope): number;
+  /**
+   * How many of its things in `part` (read whole) cannot be told whose they are (the record names
+   * no owner) and so may go with a delete of `scope` too; absent: every one can be told.
+   */
+  unattributed?(part: P, scope: TakeScope): number;
 }
 
 /**
@@ -40,6 +45,12 @@ export interface KindTakenWith<P> {
 export interface Takes {
   readonly counts: { readonly [kind: string]: number };
   readonly destroysData: boolean;
+  /**
+   * Of the kinds counted, how many more things the panel lists without saying whose they are
+   * (any may go with the delete: `counts` is then a least), by kind, only kinds with some;
+   * absent when there are none. Counted for --max-deletes as if they went too.
+   */
+  readonly unattributed?: { readonly [kind: string]: number };
 }
 
 /** What a parent kind says of its deletes that take things (Kind.takes), `C` its changes. */
@@ -58,33 +69,61 @@ export interface TakenWords {
   readonly destroysData: boolean;
 }
 
-/** How many things a delete takes in all (each counts for --max-deletes); 0 when none was counted. */
+/**
+ * How many things a delete takes in all (each counts for --max-deletes), those that cannot be
+ * told whose they are included (as if they went too); 0 when none was counted.
+ */
 export function takenTotal(takes: Takes | undefined): number {
   if (takes === undefined) return 0;
   let total = 0;
   for (const count of Object.values(takes.counts)) total += count;
+  for (const count of Object.values(takes.unattributed ?? {})) total += count;
   return total;
 }
 
-/** `takes` and `destroys_data` in the plan document (the latter only when true); nothing when none was counted. */
+/**
+ * `takes`, `takes_unattributed` (only when some) and `destroys_data` (only when true) in the plan
+ * document; nothing when none was counted.
+ */
 export function takesToJson(takes: Takes | undefined): Record<string, unknown> {
   if (takes === undefined) return {};
-  return { takes: { ...takes.counts }, ...(takes.destroysData ? { destroys_data: true } : {}) };
+  return {
+    takes: { ...takes.counts },
+    ...(takes.unattributed === undefined ? {} : { takes_unattributed: { ...takes.unattributed } }),
+    ...(takes.destroysData ? { destroys_data: true } : {}),
+  };
+}
+
+/** Whole numbers by kind, from a plan document's object; those of another type left out. */
+function countsFromJson(value: Readonly<Record<string, unknown>>): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const [kind, count] of Object.entries(value)) if (typeof count === 'number') counts[kind] = count;
+  return counts;
 }
 
 /** A change's `takes` read back from the plan document; undefined when it has none. */
-export function takesFromJson(item: { readonly takes?: unknown; readonly destroys_data?: unknown }): Takes | undefined {
+export function takesFromJson(item: {
+  readonly takes?: unknown;
+  readonly takes_unattributed?: unknown;
+  readonly destroys_data?: unknown;
+}): Takes | undefined {
   if (!isRecord(item.takes)) return undefined;
-  const counts: Record<string, number> = {};
-  for (const [kind, count] of Object.entries(item.takes)) if (typeof count === 'number') counts[kind] = count;
-  return { counts, destroysData: item.destroys_data === true };
+  const counts = countsFromJson(item.takes);
+  const unattributed = isRecord(item.takes_unattributed) ? countsFromJson(item.takes_unattributed) : undefined;
+  return {
+    counts,
+    destroysData: item.destroys_data === true,
+    ...(unattributed === undefined ? {} : { unattributed }),
+  };
 }
 
 /** What a change read back must say of its `takes`: data destroyed exactly when it takes something that holds data. */
 export function takesProblems(
-  item: { readonly takes?: unknown; readonly destroys_data?: unknown },
+  item: { readonly takes?: unknown; readonly takes_unattributed?: unknown; readonly destroys_data?: unknown },
   path: string,
 ): string[] {
+  if (item.takes_unattributed !== undefined && !isRecord(item.takes))
+    return [`${path}.takes_unattributed: needs takes`];
   if (item.destroys_data === true && !isRecord(item.takes)) return [`${path}.destroys_data: needs takes`];
   if (item.destroys_data === true && takenTotal(takesFromJson(item)) === 0)
     return [`${path}.destroys_data: the delete takes nothing (takes counts none)`];

@@ -72,6 +72,7 @@ export function countTakes(change: Change, live: Live): Takes | undefined {
   const scope = takesOf(change)?.scope(change);
   if (scope === undefined) return undefined;
   const counts: Record<string, number> = {};
+  const unattributed: Record<string, number> = {};
   let destroysData = false;
   let counted = false;
   for (const { name, taken } of takenBy(change)) {
@@ -80,9 +81,13 @@ export function countTakes(change: Change, live: Live): Takes | undefined {
     const n = taken.count(part, scope);
     counts[name] = n;
     counted = true;
-    if (n > 0 && taken.destroysData) destroysData = true;
+    // Things that cannot be told whose they are may go too: counted apart, as if they went.
+    const more = taken.unattributed?.(part, scope) ?? 0;
+    if (more > 0) unattributed[name] = more;
+    if (n + more > 0 && taken.destroysData) destroysData = true;
   }
-  return counted ? { counts, destroysData } : undefined;
+  if (!counted) return undefined;
+  return Object.keys(unattributed).length === 0 ? { counts, destroysData } : { counts, destroysData, unattributed };
 }
 
 /** The plan with each delete that takes things carrying its counts (Kind.takes `with`). */
@@ -95,9 +100,17 @@ export function withTakes(plan: Plan, live: Live): Plan {
   return changes.every((change, i) => change === plan.changes[i]) ? plan : { ...plan, changes };
 }
 
-/** `<kind>:2 <kind>:1`: counts as a fact's value, in the table's order (`unknown` for a kind not read). */
-function countsText(counts: { readonly [kind: string]: number | undefined }, kinds: readonly string[]): string {
-  return kinds.map((kind) => `${kind}:${String(counts[kind] ?? 'unknown')}`).join(' ');
+/**
+ * `<kind>:2 <kind>:1`: counts as a fact's value, in the table's order (`unknown` for a kind not
+ * read), each followed by `+?3` when 3 more cannot be told whose they are.
+ */
+function countsText(takes: Partial<Takes>, kinds: readonly string[]): string {
+  return kinds
+    .map((kind) => {
+      const more = takes.unattributed?.[kind];
+      return `${kind}:${String(takes.counts?.[kind] ?? 'unknown')}${more === undefined ? '' : `+?${more}`}`;
+    })
+    .join(' ');
 }
 
 /**
@@ -108,12 +121,12 @@ export function takesFacts(change: Change): Fact<{ readonly live: Live }>[] {
   const takes = takesOf(change)?.of(change);
   if (takes === undefined) return [];
   const kinds = TAKEN_KINDS.map((kind) => kind.name).filter((name) => name in takes.counts);
-  const expected = countsText(takes.counts, kinds);
+  const expected = countsText(takes, kinds);
   return [
     {
       key: `takes:${change.id}`,
       expected,
-      actual: (now) => countsText(countTakes(change, now.live)?.counts ?? {}, kinds),
+      actual: (now) => countsText(countTakes(change, now.live) ?? {}, kinds),
       reason: (actual) =>
         `what the delete of ${kindOf(change).subject(change)} takes changed: ${actual}; ` +
         `the plan was made when it was ${expected}`,

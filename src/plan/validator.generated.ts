@@ -7,44 +7,45 @@ const require = createRequire(import.meta.url);
 "use strict";
 export const validate = validate20;
 export default validate20;
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://raw.githubusercontent.com/panel-provision/panel-provision/main/schemas/plan.schema.json","title":"panel-provision plan","description":"What `provision plan` found: the changes apply would send, in order, and what it will not change. `--format json` prints it and `--out FILE` saves it (the same document); `provision apply FILE` applies exactly a saved one, after checking it against the panel. It never holds the API key or a password. Fields a newer minor version adds are allowed beside these.","type":"object","required":["format_version","panel_url","manifest","manifest_sha256","fingerprint","plan_sha256","changes","conflicts","unknowns","unmanaged","notes","summary"],"properties":{"format_version":{"title":"a \"major.minor\" version","description":"The document's format. A reader accepts any minor of its own major (newer minors only add fields) and refuses a newer major. 2.0: updates and deletes; `unknowns` replaces 1.x's `drift` (a client on another plan is now an update). 2.1: a domain's settings (a create's `settings`, a domain's update, a domain's unknowns). 2.2: a domain's DNS zone (`type: \"dns_zone\"`, an update), conflicts with `dns`; hosting plans (`type: \"hosting_plan\"`: create, update, delete). 2.3: `manifest_parts` (a manifest directory) and `scope` (a plan made with --clients). 2.4: a client create's `send_login_credentials`, a subdomain create's `parent_domain`, and a conflict of a zone as apply would leave it (`dns: \"records\"`, `rule`). 2.5: mailboxes, databases and FTP users (`type: \"mailbox\"`, `\"database\"`, `\"ftp_user\"`: create, update, delete), their conflicts and unknowns (`mailbox`, `database`, `ftp_user`), and what a client's or a domain's delete takes of them (`takes`, `destroys_data`).","type":"string","pattern":"^[0-9]+\\.[0-9]+$"},"panel_url":{"title":"the panel's API base URL","description":"The panel the plan was made against (…/api/v2); apply refuses to send it to another.","type":"string","pattern":"."},"manifest":{"title":"the manifest's path","description":"The manifest's path as the user gave it (`-` for standard input), for people; apply never opens it.","type":"string"},"manifest_sha256":{"title":"a sha256 in hex","description":"sha256 of the manifest file's bytes, in lowercase hex; for a manifest directory, of its parts' digests: one line `<sha256>  <name>` per part (its name in the directory), in name order, as sha256sum prints them inside it: the same however the directory's path was typed.","type":"string","pattern":"^[0-9a-f]{64}$"},"manifest_parts":{"title":"the parts of a manifest directory","description":"Present when the manifest is a directory: each part (its path as the plan named it) with the sha256 of its bytes, in the order they were read.","type":"array","minItems":1,"items":{"type":"object","additionalProperties":false,"required":["file","sha256"],"properties":{"file":{"title":"a part's path","type":"string","minLength":1},"sha256":{"title":"a sha256 in hex","type":"string","pattern":"^[0-9a-f]{64}$"}}}},"scope":{"title":"the scope of a scoped plan","description":"Present when the plan was made with --clients: only clients whose username matches one of these glob patterns (`*` any run of characters, `?` one), their domains and zones were planned; prune acted within them; hosting plans were left alone.","type":"object","additionalProperties":false,"required":["clients"],"properties":{"clients":{"type":"array","minItems":1,"items":{"title":"a username pattern","type":"string","minLength":1}}}},"fingerprint":{"title":"a \"sha256:<hex>\" fingerprint","description":"sha256 over exactly the panel facts the plan depends on: for each create, that the client or domain is still absent (and the owner it is added to, and the hosting plan it names); for each update, that the client or domain is still there with the values the plan shows as `before` (and, for a domain, each nested object it sends whole is as it was, keys no manifest manages included); for each delete, that the record is still there, under the same id and owner, and (for a client) with as many domains as the plan says go with it, and (`takes`) as many things of other kinds. Apply re-reads the panel and refuses a plan whose facts changed (exit 3): it would no longer do what was reviewed.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"plan_sha256":{"title":"a \"sha256:<hex>\" digest","description":"sha256 over the whole document except this field (object keys sorted), so a file edited after it was made is refused. It catches edits, not forgery: anyone can recompute it.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"changes":{"title":"the changes","description":"What apply sends, each change after the ones it depends on.","type":"array","items":{"$ref":"#/$defs/change"}},"conflicts":{"title":"the conflicts","description":"What apply cannot do as the manifest says: manifest domains that another client owns on the panel, and domains to delete whose subdomains stay (`subdomains`). Plan and apply fail while there is one. A hosting plan's conflict names the plan (`hosting_plan`).","type":"array","items":{"oneOf":[{"type":"object","additionalProperties":false,"required":["domain","client","owner"],"properties":{"domain":{"type":"string","description":"The domain (ASCII form)."},"client":{"type":"string","description":"The client the manifest gives it to."},"owner":{"type":"string","description":"Its owner on the panel: a username, or `#<id>` when the owner is not a client (an administrator)."},"subdomains":{"type":"array","items":{"type":"string"},"description":"The domain's subdomains on the panel that no change deletes: they block its delete."},"dns":{"enum":["subdomain","disabled"],"description":"The domain's `dns` cannot be managed: it is a subdomain on the panel (its records live in its parent's zone), or the panel serves no DNS for it (is_dns_disabled)."}}},{"type":"object","additionalProperties":false,"required":["domain","client","owner","dns","rule","record"],"description":"A domain's zone the manifest would leave broken (checked as it would be after apply): a CNAME at the apex (`cname_at_apex`), a CNAME beside other records at its host (`cname_beside`), two SPF records at one host (`two_spf`), an MX or NS whose target is a CNAME of the zone (`target_is_cname`). `record` is the manifest's; `other` the record it meets, the manifest's when it has `index`, else the panel's.","properties":{"domain":{"type":"string"},"client":{"type":"string"},"owner":{"type":"string"},"dns":{"const":"records"},"rule":{"enum":["cname_at_apex","cname_beside","two_spf","target_is_cname"]},"record":{"type":"object","additionalProperties":false,"required":["host","type","value","index"],"properties":{"host":{"type":"string"},"type":{"type":"string"},"value":{"type":"string"},"index":{"type":"integer","minimum":0,"description":"Its place in the domain's `dns.records` (from 0)."}}},"other":{"type":"object","additionalProperties":false,"required":["host","type","value"],"properties":{"host":{"type":"string"},"type":{"type":"string"},"value":{"type":"string"},"index":{"type":"integer","minimum":0,"description":"Its place in the domain's `dns.records` (from 0)."}}}}},{"type":"object","additionalProperties":false,"required":["mailbox","client","owner"],"properties":{"mailbox":{"type":"string","description":"The mailbox's address (ASCII form, lowercase)."},"client":{"type":"string","description":"The client the manifest lists it under."},"owner":{"type":"string","description":"The client the panel has its domain under (a username, or #<id>)."}}},{"type":"object","additionalProperties":false,"required":["database","client","reason"],"properties":{"database":{"type":"string","description":"The database's name."},"client":{"type":"string","description":"The client the manifest gives it to."},"reason":{"enum":["owner","rename"],"description":"owner: the panel has the name under another client; rename: the manifest gives it a user other than the panel's, or a user another database has."},"owner":{"type":"string","description":"Its owner on the panel (reason owner): a username, or `#<id>` when the owner is not a client; left out when the panel's record does not say."},"user":{"type":"string","description":"The user the manifest gives (reason rename)."},"panel_user":{"type":"string","description":"The user the panel holds for it (a changed user)."},"held_by":{"type":"string","description":"The database on the panel that has the user (a new database)."}}},{"type":"object","additionalProperties":false,"required":["ftp_user","client"],"properties":{"ftp_user":{"type":"string","description":"The FTP user's name."},"client":{"type":"string","description":"The client the manifest lists it under."},"owner":{"type":"string","description":"Its owner on the panel: a username, or `#<id>` when the owner is not a client; left out when the panel's record does not say."}}},{"type":"object","additionalProperties":false,"required":["hosting_plan"],"description":"A hosting plan that cannot be changed as the manifest says: clients are on it (`clients`), the client list does not say who is (`use_unknown`), or the panel's record lacks managed keys (`lacking`).","properties":{"hosting_plan":{"type":"string"},"clients":{"type":"array","items":{"type":"string"}},"use_unknown":{"const":true},"lacking":{"type":"array","items":{"type":"string"}}}}]}},"unknowns":{"title":"the unknowns","description":"Managed fields the panel shows nowhere: a client's (not in GET /clients, not in GET /clients/{id}), or a domain's setting its record in GET /domains lacks (`domain` set): neither compared nor sent.","type":"array","items":{"type":"object","additionalProperties":false,"required":["client","field"],"properties":{"mailbox":{"type":"string","description":"A mailbox's field its record in GET /emails lacks: the mailbox's address."},"database":{"type":"string","description":"A database's field its record in GET /databases lacks: the database's name."},"ftp_user":{"type":"string","description":"An FTP user's field its record in GET /ftp-users lacks: the FTP user's name."},"client":{"type":"string"},"domain":{"$ref":"#/$defs/domain"},"field":{"enum":["plan","email","suspended","language","php_version","https.lets_encrypt","https.force","https.hsts","redirect","quota","aliases","forwardings","keep_copies","catch_all","description","remote_hosts","description","home","description"]},"keys":{"description":"A domain's setting: the panel's keys that do not read (`security.hsts_preload`; the object's name when the record lacks it).","type":"array","items":{"type":"string"}}},"if":{"required":["domain"],"properties":{"domain":true}},"then":{"properties":{"field":{"$ref":"#/$defs/setting"}}},"else":{"properties":{"field":{"enum":["plan","email","suspended","language"]}}}}},"unmanaged":{"title":"what the panel has and the manifest does not list","description":"Counts; the names only when the plan was made with --show-unmanaged (they may be other customers'). The panel's system domains are never counted.","type":"object","additionalProperties":false,"required":["clients","domains"],"properties":{"clients":{"type":"integer","minimum":0},"client_names":{"type":"array","items":{"type":"string"}},"domains":{"type":["integer","null"],"minimum":0,"description":"null when the panel cannot list domains."},"domain_names":{"type":["array","null"],"items":{"type":"string"}},"hosting_plans":{"type":"integer","minimum":0,"description":"The panel's hosting plans the manifest does not list and no change deletes (prune passes over those clients are on); only when the manifest defines plans."},"hosting_plan_names":{"type":"array","items":{"type":"string"}}}},"notes":{"title":"notes","description":"Sentences about how the panel was read (a fallback, a partial list), for people.","type":"array","items":{"type":"string"}},"warnings":{"title":"warnings","description":"Warnings found beside the plan (a mass create or delete, what looks like a rename), for people.","type":"array","items":{"type":"string"}},"summary":{"title":"the summary","description":"How many changes of each action (`create`, `update`, `delete`: a client's delete is one, whatever goes with it), and how many conflicts and unknowns.","type":"object","additionalProperties":{"type":"integer","minimum":0}}},"$defs":{"username":{"title":"a valid username","type":"string","pattern":"^[a-z][a-z0-9_-]*$"},"takes":{"title":"what a delete takes, counted","description":"How many things of each other kind (`mailbox`, `database`) go with the delete, by kind, each counted for --max-deletes: of the kinds whose lists were read (a kind the panel cannot list is left out: unknown). A saved plan is stale once they differ.","type":"object","propertyNames":{"pattern":"^[a-z][a-z_]*$"},"additionalProperties":{"type":"integer","minimum":0}},"destroysData":{"const":true,"description":"What the delete takes (`takes`) holds data: mail, a database's tables."},"domain":{"title":"a lowercase ASCII domain name","type":"string","pattern":"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},"setting":{"title":"a domain setting's dotted name","enum":["php_version","https.lets_encrypt","https.force","https.hsts","redirect"]},"hsts":{"title":"HSTS on","description":"What a manifest may give (a create's `settings`, an update's `after`): max_age 0 or more.","type":"object","additionalProperties":false,"required":["max_age","include_subdomains","preload"],"properties":{"max_age":{"title":"0 or more","type":"integer","minimum":0},"include_subdomains":{"type":"boolean"},"preload":{"type":"boolean"}}},"hstsRead":{"title":"HSTS on, as the panel holds it","description":"Any max_age the panel holds (an update's `before`).","type":"object","additionalProperties":false,"required":["max_age","include_subdomains","preload"],"properties":{"max_age":{"type":"integer"},"include_subdomains":{"type":"boolean"},"preload":{"type":"boolean"}}},"redirect":{"title":"forwarding to a URL","description":"What a manifest may give (a create's `settings`, an update's `after`): status 301 or 302; `to` an absolute http(s) URL (checked when the plan is read).","type":"object","additionalProperties":false,"required":["to","status"],"properties":{"to":{"type":"string"},"status":{"title":"301 or 302","enum":[301,302]}}},"redirectRead":{"title":"forwarding to a URL, as the panel holds it","description":"Any URL and forwarding type the panel holds (an update's `before`).","type":"object","additionalProperties":false,"required":["to","status"],"properties":{"to":{"type":"string"},"status":{"type":"integer"}}},"settingValues":{"title":"settings by their dotted names","description":"In the manifest's terms: `php_version` a version or \"default\", `https.lets_encrypt` and `https.force` booleans, `https.hsts` and `redirect` false (off) or an object.","type":"object","additionalProperties":false,"minProperties":1,"properties":{"php_version":{"$ref":"#/$defs/phpVersion"},"https.lets_encrypt":{"type":"boolean"},"https.force":{"type":"boolean"},"https.hsts":{"oneOf":[{"const":false},{"$ref":"#/$defs/hsts"}]},"redirect":{"oneOf":[{"const":false},{"$ref":"#/$defs/redirect"}]}}},"settingChange":{"type":"object","additionalProperties":false,"required":["field","before","after"],"description":"A setting that differs, in the manifest's terms (see settingValues). `before` is the panel's value, whatever it holds (`true` for HSTS or forwarding on whose details do not read); `after` one a manifest may give.","properties":{"field":{"$ref":"#/$defs/setting"},"before":true,"after":true},"allOf":[{"if":{"properties":{"field":{"const":"php_version"}}},"then":{"properties":{"before":{"type":"string"},"after":{"$ref":"#/$defs/phpVersion"}}}},{"if":{"properties":{"field":{"enum":["https.lets_encrypt","https.force"]}}},"then":{"properties":{"before":{"type":"boolean"},"after":{"type":"boolean"}}}},{"if":{"properties":{"field":{"const":"https.hsts"}}},"then":{"properties":{"before":{"oneOf":[{"type":"boolean"},{"$ref":"#/$defs/hstsRead"}]},"after":{"oneOf":[{"const":false},{"$ref":"#/$defs/hsts"}]}}}},{"if":{"properties":{"field":{"const":"redirect"}}},"then":{"properties":{"before":{"oneOf":[{"type":"boolean"},{"$ref":"#/$defs/redirectRead"}]},"after":{"oneOf":[{"const":false},{"$ref":"#/$defs/redirect"}]}}}}]},"phpVersion":{"title":"a PHP version","description":"MAJOR.MINOR, or \"default\": the panel's default.","type":"string","pattern":"^([0-9]{1,3}\\.[0-9]{1,3}|default)$"},"recordOp":{"type":"object","additionalProperties":false,"required":["op","host","type","value","ttl"],"description":"One record's change: `add`, `remove` (with the TTL it has), or `update` of its TTL (`ttl_before`). Host relative to the zone (`@` its apex), type upper-case.","properties":{"op":{"enum":["add","remove","update"]},"host":{"type":"string"},"type":{"type":"string"},"value":{"type":"string"},"ttl":{"type":"integer","minimum":0},"ttl_before":{"type":"integer","minimum":0}}},"mailboxAddress":{"title":"a mailbox address in lowercase ASCII","type":"string","pattern":"^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},"mailboxValues":{"type":"object","additionalProperties":false,"description":"A mailbox's fields in the manifest's names and terms: quota in bytes (0: unlimited), aliases and forwardings as whole addresses in lowercase ASCII.","properties":{"quota":{"type":"integer","minimum":0},"aliases":{"type":"array","items":{"$ref":"#/$defs/mailboxAddress"}},"forwardings":{"type":"array","items":{"$ref":"#/$defs/mailboxAddress"}},"keep_copies":{"type":"boolean"},"catch_all":{"type":"boolean"},"description":{"type":"string"}}},"mailboxFieldChange":{"description":"One field that differs, in the manifest's names and terms (`quota` in bytes; `aliases` and `forwardings` whole lists, sorted).","oneOf":[{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"quota"},"before":{"type":"integer","minimum":0},"after":{"type":"integer","minimum":0}}},{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"aliases"},"before":{"type":"array","items":{"$ref":"#/$defs/mailboxAddress"}},"after":{"type":"array","items":{"$ref":"#/$defs/mailboxAddress"}}}},{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"forwardings"},"before":{"type":"array","items":{"$ref":"#/$defs/mailboxAddress"}},"after":{"type":"array","items":{"$ref":"#/$defs/mailboxAddress"}}}},{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"keep_copies"},"before":{"type":"boolean"},"after":{"type":"boolean"}}},{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"catch_all"},"before":{"type":"boolean"},"after":{"type":"boolean"}}},{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"description"},"before":{"type":"string"},"after":{"type":"string"}}}]},"databaseName":{"title":"a database name","type":"string","pattern":"^[a-z0-9_]{1,64}$"},"remoteHost":{"title":"a remote host in comparison form (an IP address, a CIDR network, a lowercase ASCII host name)","type":"string","minLength":1},"databaseValues":{"type":"object","additionalProperties":false,"description":"A database's fields in the manifest's names and terms: remote_hosts sorted, each once ([]: local only).","properties":{"remote_hosts":{"type":"array","items":{"$ref":"#/$defs/remoteHost"}},"description":{"type":"string"}}},"databaseFieldChange":{"description":"One field that differs, in the manifest's names and terms (`remote_hosts` whole lists, sorted).","oneOf":[{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"remote_hosts"},"before":{"type":"array","items":{"$ref":"#/$defs/remoteHost"}},"after":{"type":"array","items":{"$ref":"#/$defs/remoteHost"}}}},{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"description"},"before":{"type":"string"},"after":{"type":"string"}}}]},"ftpUserName":{"title":"an FTP user name","type":"string","pattern":"^[a-z0-9][a-z0-9._-]{0,63}$"},"ftpUserValues":{"type":"object","additionalProperties":false,"required":["home"],"description":"An FTP user's fields in the manifest's names: its home from the client's home (/www when the manifest gives none), its description.","properties":{"home":{"type":"string","pattern":"^/(www|files)(/.*)?$"},"description":{"type":"string"}}},"ftpUserFieldChange":{"oneOf":[{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"home"},"before":{"type":"string"},"after":{"type":"string"}}},{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"description"},"before":{"type":"string"},"after":{"type":"string"}}}]},"planName":{"title":"a hosting plan's name","type":"string","minLength":1},"planObjects":{"type":"object","additionalProperties":false,"description":"The plan's managed keys by object, in the panel's own names and values.","properties":{"resources":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}},"permissions":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}},"php":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}},"php_fpm":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}}}},"changeId":{"title":"a change id","type":"string","pattern":"^(client|domain|dns_zone|mailbox|database|ftp_user|hosting_plan):."},"id":{"title":"a whole number","type":"integer","minimum":1},"change":{"title":"a change","description":"One call to the panel and why. `request` is exactly what apply sends; a domain's `id_user` (and a subdomain's `id_parent_domain`) is null there until its client (its parent) is created in the same run.","type":"object","required":["id","action","type","name","reason","depends_on","request"],"properties":{"action":{"title":"\"create\", \"update\" or \"delete\"","enum":["create","update","delete"]},"type":{"title":"\"client\", \"domain\", \"dns_zone\", \"mailbox\", \"database\", \"ftp_user\" or \"hosting_plan\"","enum":["client","domain","dns_zone","mailbox","database","ftp_user","hosting_plan"]},"reason":{"type":"string","description":"Why the change is in the plan, for people."},"depends_on":{"type":"array","description":"The changes that must succeed first (listed before this one).","items":{"$ref":"#/$defs/changeId"}},"request":{"type":"object","description":"The HTTP call: method, path relative to panel_url, JSON body (null for a DELETE).","additionalProperties":false,"required":["method","path","body"],"properties":{"method":{"enum":["POST","PUT","DELETE"]},"path":{"type":"string"},"body":{"type":["object","null"]}}}},"allOf":[{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":[],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"hosting_plan":{"type":"object","description":"The hosting plan, resolved by name to its id when the plan was made; absent: the panel's default resources.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"type":["integer","null"],"minimum":1,"description":"The plan's id; null for a plan the same run creates (the change then depends on its create; the id comes from its answer)."}}},"email":{"type":"string"},"suspended":{"type":"boolean"},"language":{"type":"string"},"send_login_credentials":{"type":"boolean","description":"Whether the panel mails the new client its login (the request's `send_login_credentials`); absent in files of format 2.3 or older."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The fields that differ: the request sends only these.","items":{"type":"object","additionalProperties":false,"required":["field","before","after"],"description":"A managed field that differs, in the manifest's terms: `plan` by name (null: none), `email` (null: none), `suspended`, `language` (null: none).","properties":{"field":{"enum":["plan","email","suspended","language"]},"before":{"type":["string","boolean","null"]},"after":{"type":["string","boolean"]}}}},"hosting_plan":{"type":"object","description":"The hosting plan it moves to, when `plan` is among the fields.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"type":["integer","null"],"minimum":1,"description":"The plan's id; null for a plan the same run creates (the change then depends on its create; the id comes from its answer)."}}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","domains","domain_names"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"domains":{"type":["integer","null"],"minimum":0,"description":"How many of its domains go with it (system domains not counted): the panel deletes them with the client, and its mail, databases and files. null when the panel cannot list domains: then how many is unknown, and apply needs --allow-mass-delete."},"domain_names":{"type":["array","null"],"items":{"type":"string"},"description":"The domains that go with it, sorted (null when the panel cannot list them): a saved plan is stale once they differ."},"takes":{"$ref":"#/$defs/takes"},"destroys_data":{"$ref":"#/$defs/destroysData"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["client","client_id"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number or null","description":"The owner's id when it exists already; null when it is created in the same run.","type":["integer","null"],"minimum":1},"parent":{"$ref":"#/$defs/domain"},"parent_domain":{"type":"object","description":"The domain it is a subdomain of (the nearest enclosing domain of the same client): the request's `id_parent_domain`. Absent: a top-level domain.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"$ref":"#/$defs/domain"},"id":{"type":["integer","null"],"minimum":1,"description":"The parent's id on the panel; null for a parent the same run creates (the change then depends on its create; the id comes from its answer, and the request's `id_parent_domain` is null until then)."}}},"settings":{"$ref":"#/$defs/settingValues","description":"The settings the manifest gives, sent in the same POST."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["domain_id","client","client_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"domain_id":{"title":"a whole number","$ref":"#/$defs/id"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The owner's id on the panel.","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The settings that differ. The request sends only the top-level keys they touch (`php_version`, `security`, `target`), each nested object whole: as read, with the managed keys changed.","items":{"$ref":"#/$defs/settingChange"}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["domain_id","client","client_id","subdomains"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"domain_id":{"title":"a whole number","$ref":"#/$defs/id"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"subdomains":{"type":"array","items":{"type":"string"},"description":"Its subdomains on the panel (same owner), sorted, each deleted first by this plan: a saved plan is stale once they differ."},"takes":{"$ref":"#/$defs/takes"},"destroys_data":{"$ref":"#/$defs/destroysData"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"dns_zone"}}},"then":{"additionalProperties":false,"required":["client","domain_id","records","prune","keep","makes_custom","zone_digest"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"client":{"$ref":"#/$defs/username"},"domain_id":{"type":["integer","null"],"minimum":1,"description":"The domain's id; null when the domain is created in the same run (its zone is read after its POST, and the request's id and records are known after apply)."},"records":{"type":"array","items":{"$ref":"#/$defs/recordOp"},"description":"The record changes; for a new domain, its records as adds."},"prune":{"type":"boolean","description":"Unlisted records go (except `keep` matches, and the apex NS records unless the manifest lists some)."},"keep":{"type":"array","items":{"type":"string"}},"makes_custom":{"type":"boolean","description":"The zone is not custom yet: this PUT makes it custom (the panel stops regenerating its default records)."},"zone_digest":{"type":["string","null"],"pattern":"^sha256:[0-9a-f]{64}$","description":"sha256 over the zone as the plan read it (SOA, DKIM record, records); apply reads the zone again and sends nothing to it when it differs. null for a new domain."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"mailbox"}}},"then":{"additionalProperties":false,"required":["client","client_id","domain","values"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/mailboxAddress"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number or null","description":"The owner's id when it exists already; null when it is created in the same run.","type":["integer","null"],"minimum":1},"domain":{"$ref":"#/$defs/domain"},"values":{"$ref":"#/$defs/mailboxValues","description":"The fields the manifest gives, sent in the same POST (the password made here is added when it is sent, never written here)."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"mailbox"}}},"then":{"additionalProperties":false,"required":["client","mailbox_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/mailboxAddress"},"client":{"$ref":"#/$defs/username"},"mailbox_id":{"$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The fields that differ; the PUT sends only them.","items":{"$ref":"#/$defs/mailboxFieldChange"}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"mailbox"}}},"then":{"additionalProperties":false,"required":["client","mailbox_id","destroys_data"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/mailboxAddress"},"client":{"$ref":"#/$defs/username"},"mailbox_id":{"$ref":"#/$defs/id"},"destroys_data":{"const":true,"description":"A mailbox's delete destroys the mail stored in it."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"database"}}},"then":{"additionalProperties":false,"required":["client","client_id","user","values"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/databaseName"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number or null","description":"The owner's id when it exists already; null when it is created in the same run.","type":["integer","null"],"minimum":1},"user":{"title":"a database user","type":"string","pattern":"^[a-z0-9_]{1,32}$"},"values":{"$ref":"#/$defs/databaseValues","description":"The fields the manifest gives, sent in the same POST (the password made here is added when it is sent, never written here)."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"database"}}},"then":{"additionalProperties":false,"required":["client","database_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/databaseName"},"client":{"$ref":"#/$defs/username"},"database_id":{"$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The fields that differ; the PUT sends only them.","items":{"$ref":"#/$defs/databaseFieldChange"}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"database"}}},"then":{"additionalProperties":false,"required":["client","database_id","destroys_data"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/databaseName"},"client":{"$ref":"#/$defs/username"},"database_id":{"$ref":"#/$defs/id"},"destroys_data":{"const":true,"description":"A database's delete destroys the data stored in it."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"ftp_user"}}},"then":{"additionalProperties":false,"required":["client","client_id","values"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/ftpUserName"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number or null","description":"The owner's id when it exists already; null when it is created in the same run.","type":["integer","null"],"minimum":1},"values":{"$ref":"#/$defs/ftpUserValues","description":"The fields sent in the same POST (the password made here is added when it is sent, never written here)."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"ftp_user"}}},"then":{"additionalProperties":false,"required":["client","ftp_user_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/ftpUserName"},"client":{"$ref":"#/$defs/username"},"ftp_user_id":{"$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The fields that differ; the PUT sends only them.","items":{"$ref":"#/$defs/ftpUserFieldChange"}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"ftp_user"}}},"then":{"additionalProperties":false,"required":["client","ftp_user_id"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/ftpUserName"},"client":{"$ref":"#/$defs/username"},"ftp_user_id":{"$ref":"#/$defs/id"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["objects"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"objects":{"$ref":"#/$defs/planObjects"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["plan_id","fields","clients"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"plan_id":{"title":"a whole number","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The managed keys that differ (`resources.disk_space`): the request sends only the objects they touch, each whole as read with the managed keys changed.","items":{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"type":"string","pattern":"^(resources|permissions|php|php_fpm)\\.."},"before":true,"after":{"type":["number","boolean","string","null"]}}}},"clients":{"type":["integer","null"],"minimum":0,"description":"How many clients are on the plan; they keep their copied values (the panel copies a plan when it is assigned). null: the panel does not say."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["plan_id","leaving"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"plan_id":{"title":"a whole number","$ref":"#/$defs/id"},"leaving":{"type":"array","items":{"type":"string"},"description":"The clients on the plan when the plan was made that the same plan deletes or moves off (sorted): a saved plan is stale once who is on it differs."}}}}]}}};
-const schema58 = {"title":"a domain setting's dotted name","enum":["php_version","https.lets_encrypt","https.force","https.hsts","redirect"]};
-const schema40 = {"title":"a lowercase ASCII domain name","type":"string","pattern":"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://raw.githubusercontent.com/panel-provision/panel-provision/main/schemas/plan.schema.json","title":"panel-provision plan","description":"What `provision plan` found: the changes apply would send, in order, and what it will not change. `--format json` prints it and `--out FILE` saves it (the same document); `provision apply FILE` applies exactly a saved one, after checking it against the panel. It never holds the API key or a password. Fields a newer minor version adds are allowed beside these.","type":"object","required":["format_version","panel_url","manifest","manifest_sha256","fingerprint","plan_sha256","changes","conflicts","unknowns","unmanaged","notes","summary"],"properties":{"format_version":{"title":"a \"major.minor\" version","description":"The document's format. A reader accepts any minor of its own major (newer minors only add fields) and refuses a newer major. 2.0: updates and deletes; `unknowns` replaces 1.x's `drift` (a client on another plan is now an update). 2.1: a domain's settings (a create's `settings`, a domain's update, a domain's unknowns). 2.2: a domain's DNS zone (`type: \"dns_zone\"`, an update), conflicts with `dns`; hosting plans (`type: \"hosting_plan\"`: create, update, delete). 2.3: `manifest_parts` (a manifest directory) and `scope` (a plan made with --clients). 2.4: a client create's `send_login_credentials`, a subdomain create's `parent_domain`, and a conflict of a zone as apply would leave it (`dns: \"records\"`, `rule`). 2.5: mailboxes, databases and FTP users (`type: \"mailbox\"`, `\"database\"`, `\"ftp_user\"`: create, update, delete), their conflicts and unknowns (`mailbox`, `database`, `ftp_user`), and what a client's or a domain's delete takes of them (`takes`, `takes_unattributed`, `destroys_data`).","type":"string","pattern":"^[0-9]+\\.[0-9]+$"},"panel_url":{"title":"the panel's API base URL","description":"The panel the plan was made against (…/api/v2); apply refuses to send it to another.","type":"string","pattern":"."},"manifest":{"title":"the manifest's path","description":"The manifest's path as the user gave it (`-` for standard input), for people; apply never opens it.","type":"string"},"manifest_sha256":{"title":"a sha256 in hex","description":"sha256 of the manifest file's bytes, in lowercase hex; for a manifest directory, of its parts' digests: one line `<sha256>  <name>` per part (its name in the directory), in name order, as sha256sum prints them inside it: the same however the directory's path was typed.","type":"string","pattern":"^[0-9a-f]{64}$"},"manifest_parts":{"title":"the parts of a manifest directory","description":"Present when the manifest is a directory: each part (its path as the plan named it) with the sha256 of its bytes, in the order they were read.","type":"array","minItems":1,"items":{"type":"object","additionalProperties":false,"required":["file","sha256"],"properties":{"file":{"title":"a part's path","type":"string","minLength":1},"sha256":{"title":"a sha256 in hex","type":"string","pattern":"^[0-9a-f]{64}$"}}}},"scope":{"title":"the scope of a scoped plan","description":"Present when the plan was made with --clients: only clients whose username matches one of these glob patterns (`*` any run of characters, `?` one), their domains and zones were planned; prune acted within them; hosting plans were left alone.","type":"object","additionalProperties":false,"required":["clients"],"properties":{"clients":{"type":"array","minItems":1,"items":{"title":"a username pattern","type":"string","minLength":1}}}},"fingerprint":{"title":"a \"sha256:<hex>\" fingerprint","description":"sha256 over exactly the panel facts the plan depends on: for each create, that the client or domain is still absent (and the owner it is added to, and the hosting plan it names); for each update, that the client or domain is still there with the values the plan shows as `before` (and, for a domain, each nested object it sends whole is as it was, keys no manifest manages included); for each delete, that the record is still there, under the same id and owner, and (for a client) with as many domains as the plan says go with it, and (`takes`) as many things of other kinds. Apply re-reads the panel and refuses a plan whose facts changed (exit 3): it would no longer do what was reviewed.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"plan_sha256":{"title":"a \"sha256:<hex>\" digest","description":"sha256 over the whole document except this field (object keys sorted), so a file edited after it was made is refused. It catches edits, not forgery: anyone can recompute it.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"changes":{"title":"the changes","description":"What apply sends, each change after the ones it depends on.","type":"array","items":{"$ref":"#/$defs/change"}},"conflicts":{"title":"the conflicts","description":"What apply cannot do as the manifest says: manifest domains that another client owns on the panel, and domains to delete whose subdomains stay (`subdomains`). Plan and apply fail while there is one. A hosting plan's conflict names the plan (`hosting_plan`).","type":"array","items":{"oneOf":[{"type":"object","additionalProperties":false,"required":["domain","client","owner"],"properties":{"domain":{"type":"string","description":"The domain (ASCII form)."},"client":{"type":"string","description":"The client the manifest gives it to."},"owner":{"type":"string","description":"Its owner on the panel: a username, or `#<id>` when the owner is not a client (an administrator)."},"subdomains":{"type":"array","items":{"type":"string"},"description":"The domain's subdomains on the panel that no change deletes: they block its delete."},"dns":{"enum":["subdomain","disabled"],"description":"The domain's `dns` cannot be managed: it is a subdomain on the panel (its records live in its parent's zone), or the panel serves no DNS for it (is_dns_disabled)."}}},{"type":"object","additionalProperties":false,"required":["domain","client","owner","dns","rule","record"],"description":"A domain's zone the manifest would leave broken (checked as it would be after apply): a CNAME at the apex (`cname_at_apex`), a CNAME beside other records at its host (`cname_beside`), two SPF records at one host (`two_spf`), an MX or NS whose target is a CNAME of the zone (`target_is_cname`). `record` is the manifest's; `other` the record it meets, the manifest's when it has `index`, else the panel's.","properties":{"domain":{"type":"string"},"client":{"type":"string"},"owner":{"type":"string"},"dns":{"const":"records"},"rule":{"enum":["cname_at_apex","cname_beside","two_spf","target_is_cname"]},"record":{"type":"object","additionalProperties":false,"required":["host","type","value","index"],"properties":{"host":{"type":"string"},"type":{"type":"string"},"value":{"type":"string"},"index":{"type":"integer","minimum":0,"description":"Its place in the domain's `dns.records` (from 0)."}}},"other":{"type":"object","additionalProperties":false,"required":["host","type","value"],"properties":{"host":{"type":"string"},"type":{"type":"string"},"value":{"type":"string"},"index":{"type":"integer","minimum":0,"description":"Its place in the domain's `dns.records` (from 0)."}}}}},{"type":"object","additionalProperties":false,"required":["mailbox","client","owner"],"properties":{"mailbox":{"type":"string","description":"The mailbox's address (ASCII form, lowercase)."},"client":{"type":"string","description":"The client the manifest lists it under."},"owner":{"type":"string","description":"The client the panel has its domain under (a username, or #<id>)."}}},{"type":"object","additionalProperties":false,"required":["database","client","reason"],"properties":{"database":{"type":"string","description":"The database's name."},"client":{"type":"string","description":"The client the manifest gives it to."},"reason":{"enum":["owner","rename"],"description":"owner: the panel has the name under another client; rename: the manifest gives it a user other than the panel's, or a user another database has."},"owner":{"type":"string","description":"Its owner on the panel (reason owner): a username, or `#<id>` when the owner is not a client; left out when the panel's record does not say."},"user":{"type":"string","description":"The user the manifest gives (reason rename)."},"panel_user":{"type":"string","description":"The user the panel holds for it (a changed user)."},"held_by":{"type":"string","description":"The database on the panel that has the user (a new database)."}}},{"type":"object","additionalProperties":false,"required":["ftp_user","client"],"properties":{"ftp_user":{"type":"string","description":"The FTP user's name."},"client":{"type":"string","description":"The client the manifest lists it under."},"owner":{"type":"string","description":"Its owner on the panel: a username, or `#<id>` when the owner is not a client; left out when the panel's record does not say."}}},{"type":"object","additionalProperties":false,"required":["hosting_plan"],"description":"A hosting plan that cannot be changed as the manifest says: clients are on it (`clients`), the client list does not say who is (`use_unknown`), or the panel's record lacks managed keys (`lacking`).","properties":{"hosting_plan":{"type":"string"},"clients":{"type":"array","items":{"type":"string"}},"use_unknown":{"const":true},"lacking":{"type":"array","items":{"type":"string"}}}}]}},"unknowns":{"title":"the unknowns","description":"Managed fields the panel shows nowhere: a client's (not in GET /clients, not in GET /clients/{id}), or a domain's setting its record in GET /domains lacks (`domain` set): neither compared nor sent.","type":"array","items":{"type":"object","additionalProperties":false,"required":["client","field"],"properties":{"mailbox":{"type":"string","description":"A mailbox's field its record in GET /emails lacks: the mailbox's address."},"database":{"type":"string","description":"A database's field its record in GET /databases lacks: the database's name."},"ftp_user":{"type":"string","description":"An FTP user's field its record in GET /ftp-users lacks: the FTP user's name."},"client":{"type":"string"},"domain":{"$ref":"#/$defs/domain"},"field":{"enum":["plan","email","suspended","language","php_version","https.lets_encrypt","https.force","https.hsts","redirect","quota","aliases","forwardings","keep_copies","catch_all","description","remote_hosts","description","home","description"]},"keys":{"description":"A domain's setting: the panel's keys that do not read (`security.hsts_preload`; the object's name when the record lacks it).","type":"array","items":{"type":"string"}}},"if":{"required":["domain"],"properties":{"domain":true}},"then":{"properties":{"field":{"$ref":"#/$defs/setting"}}},"else":{"properties":{"field":{"enum":["plan","email","suspended","language"]}}}}},"unmanaged":{"title":"what the panel has and the manifest does not list","description":"Counts; the names only when the plan was made with --show-unmanaged (they may be other customers'). The panel's system domains are never counted.","type":"object","additionalProperties":false,"required":["clients","domains"],"properties":{"clients":{"type":"integer","minimum":0},"client_names":{"type":"array","items":{"type":"string"}},"domains":{"type":["integer","null"],"minimum":0,"description":"null when the panel cannot list domains."},"domain_names":{"type":["array","null"],"items":{"type":"string"}},"hosting_plans":{"type":"integer","minimum":0,"description":"The panel's hosting plans the manifest does not list and no change deletes (prune passes over those clients are on); only when the manifest defines plans."},"hosting_plan_names":{"type":"array","items":{"type":"string"}}}},"notes":{"title":"notes","description":"Sentences about how the panel was read (a fallback, a partial list), for people.","type":"array","items":{"type":"string"}},"warnings":{"title":"warnings","description":"Warnings found beside the plan (a mass create or delete, what looks like a rename), for people.","type":"array","items":{"type":"string"}},"summary":{"title":"the summary","description":"How many changes of each action (`create`, `update`, `delete`: a client's delete is one, whatever goes with it), and how many conflicts and unknowns.","type":"object","additionalProperties":{"type":"integer","minimum":0}}},"$defs":{"username":{"title":"a valid username","type":"string","pattern":"^[a-z][a-z0-9_-]*$"},"takes":{"title":"what a delete takes, counted","description":"How many things of each other kind (`mailbox`, `database`) go with the delete, by kind, each counted for --max-deletes: of the kinds whose lists were read (a kind the panel cannot list is left out: unknown); those the panel lists without an owner are in `takes_unattributed`. A saved plan is stale once they differ.","type":"object","propertyNames":{"pattern":"^[a-z][a-z_]*$"},"additionalProperties":{"type":"integer","minimum":0}},"takesUnattributed":{"title":"what a delete may take more","description":"Of the kinds in `takes`, how many more things the panel lists without saying whose they are, by kind (only kinds with some): any of them may go with the delete, so `takes` is a least. Each counts for --max-deletes as if it went. A saved plan is stale once they differ.","type":"object","propertyNames":{"pattern":"^[a-z][a-z_]*$"},"additionalProperties":{"type":"integer","minimum":1}},"destroysData":{"const":true,"description":"What the delete takes (`takes`) holds data: mail, a database's tables."},"domain":{"title":"a lowercase ASCII domain name","type":"string","pattern":"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},"setting":{"title":"a domain setting's dotted name","enum":["php_version","https.lets_encrypt","https.force","https.hsts","redirect"]},"hsts":{"title":"HSTS on","description":"What a manifest may give (a create's `settings`, an update's `after`): max_age 0 or more.","type":"object","additionalProperties":false,"required":["max_age","include_subdomains","preload"],"properties":{"max_age":{"title":"0 or more","type":"integer","minimum":0},"include_subdomains":{"type":"boolean"},"preload":{"type":"boolean"}}},"hstsRead":{"title":"HSTS on, as the panel holds it","description":"Any max_age the panel holds (an update's `before`).","type":"object","additionalProperties":false,"required":["max_age","include_subdomains","preload"],"properties":{"max_age":{"type":"integer"},"include_subdomains":{"type":"boolean"},"preload":{"type":"boolean"}}},"redirect":{"title":"forwarding to a URL","description":"What a manifest may give (a create's `settings`, an update's `after`): status 301 or 302; `to` an absolute http(s) URL (checked when the plan is read).","type":"object","additionalProperties":false,"required":["to","status"],"properties":{"to":{"type":"string"},"status":{"title":"301 or 302","enum":[301,302]}}},"redirectRead":{"title":"forwarding to a URL, as the panel holds it","description":"Any URL and forwarding type the panel holds (an update's `before`).","type":"object","additionalProperties":false,"required":["to","status"],"properties":{"to":{"type":"string"},"status":{"type":"integer"}}},"settingValues":{"title":"settings by their dotted names","description":"In the manifest's terms: `php_version` a version or \"default\", `https.lets_encrypt` and `https.force` booleans, `https.hsts` and `redirect` false (off) or an object.","type":"object","additionalProperties":false,"minProperties":1,"properties":{"php_version":{"$ref":"#/$defs/phpVersion"},"https.lets_encrypt":{"type":"boolean"},"https.force":{"type":"boolean"},"https.hsts":{"oneOf":[{"const":false},{"$ref":"#/$defs/hsts"}]},"redirect":{"oneOf":[{"const":false},{"$ref":"#/$defs/redirect"}]}}},"settingChange":{"type":"object","additionalProperties":false,"required":["field","before","after"],"description":"A setting that differs, in the manifest's terms (see settingValues). `before` is the panel's value, whatever it holds (`true` for HSTS or forwarding on whose details do not read); `after` one a manifest may give.","properties":{"field":{"$ref":"#/$defs/setting"},"before":true,"after":true},"allOf":[{"if":{"properties":{"field":{"const":"php_version"}}},"then":{"properties":{"before":{"type":"string"},"after":{"$ref":"#/$defs/phpVersion"}}}},{"if":{"properties":{"field":{"enum":["https.lets_encrypt","https.force"]}}},"then":{"properties":{"before":{"type":"boolean"},"after":{"type":"boolean"}}}},{"if":{"properties":{"field":{"const":"https.hsts"}}},"then":{"properties":{"before":{"oneOf":[{"type":"boolean"},{"$ref":"#/$defs/hstsRead"}]},"after":{"oneOf":[{"const":false},{"$ref":"#/$defs/hsts"}]}}}},{"if":{"properties":{"field":{"const":"redirect"}}},"then":{"properties":{"before":{"oneOf":[{"type":"boolean"},{"$ref":"#/$defs/redirectRead"}]},"after":{"oneOf":[{"const":false},{"$ref":"#/$defs/redirect"}]}}}}]},"phpVersion":{"title":"a PHP version","description":"MAJOR.MINOR, or \"default\": the panel's default.","type":"string","pattern":"^([0-9]{1,3}\\.[0-9]{1,3}|default)$"},"recordOp":{"type":"object","additionalProperties":false,"required":["op","host","type","value","ttl"],"description":"One record's change: `add`, `remove` (with the TTL it has), or `update` of its TTL (`ttl_before`). Host relative to the zone (`@` its apex), type upper-case.","properties":{"op":{"enum":["add","remove","update"]},"host":{"type":"string"},"type":{"type":"string"},"value":{"type":"string"},"ttl":{"type":"integer","minimum":0},"ttl_before":{"type":"integer","minimum":0}}},"mailboxAddress":{"title":"a mailbox address in lowercase ASCII","type":"string","pattern":"^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},"mailboxValues":{"type":"object","additionalProperties":false,"description":"A mailbox's fields in the manifest's names and terms: quota in bytes (0: unlimited), aliases and forwardings as whole addresses in lowercase ASCII.","properties":{"quota":{"type":"integer","minimum":0},"aliases":{"type":"array","items":{"$ref":"#/$defs/mailboxAddress"}},"forwardings":{"type":"array","items":{"$ref":"#/$defs/mailboxAddress"}},"keep_copies":{"type":"boolean"},"catch_all":{"type":"boolean"},"description":{"type":"string"}}},"mailboxFieldChange":{"description":"One field that differs, in the manifest's names and terms (`quota` in bytes; `aliases` and `forwardings` whole lists, sorted).","oneOf":[{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"quota"},"before":{"type":"integer","minimum":0},"after":{"type":"integer","minimum":0}}},{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"aliases"},"before":{"type":"array","items":{"$ref":"#/$defs/mailboxAddress"}},"after":{"type":"array","items":{"$ref":"#/$defs/mailboxAddress"}}}},{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"forwardings"},"before":{"type":"array","items":{"$ref":"#/$defs/mailboxAddress"}},"after":{"type":"array","items":{"$ref":"#/$defs/mailboxAddress"}}}},{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"keep_copies"},"before":{"type":"boolean"},"after":{"type":"boolean"}}},{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"catch_all"},"before":{"type":"boolean"},"after":{"type":"boolean"}}},{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"description"},"before":{"type":"string"},"after":{"type":"string"}}}]},"databaseName":{"title":"a database name","type":"string","pattern":"^[a-z0-9_]{1,64}$"},"remoteHost":{"title":"a remote host in comparison form (an IP address, a CIDR network, a lowercase ASCII host name)","type":"string","minLength":1},"databaseValues":{"type":"object","additionalProperties":false,"description":"A database's fields in the manifest's names and terms: remote_hosts sorted, each once ([]: local only).","properties":{"remote_hosts":{"type":"array","items":{"$ref":"#/$defs/remoteHost"}},"description":{"type":"string"}}},"databaseFieldChange":{"description":"One field that differs, in the manifest's names and terms (`remote_hosts` whole lists, sorted).","oneOf":[{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"remote_hosts"},"before":{"type":"array","items":{"$ref":"#/$defs/remoteHost"}},"after":{"type":"array","items":{"$ref":"#/$defs/remoteHost"}}}},{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"description"},"before":{"type":"string"},"after":{"type":"string"}}}]},"ftpUserName":{"title":"an FTP user name","type":"string","pattern":"^[a-z0-9][a-z0-9._-]{0,63}$"},"ftpUserValues":{"type":"object","additionalProperties":false,"required":["home"],"description":"An FTP user's fields in the manifest's names: its home from the client's home (/www when the manifest gives none), its description.","properties":{"home":{"type":"string","pattern":"^/(www|files)(/.*)?$"},"description":{"type":"string"}}},"ftpUserFieldChange":{"oneOf":[{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"home"},"before":{"type":"string"},"after":{"type":"string"}}},{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"description"},"before":{"type":"string"},"after":{"type":"string"}}}]},"planName":{"title":"a hosting plan's name","type":"string","minLength":1},"planObjects":{"type":"object","additionalProperties":false,"description":"The plan's managed keys by object, in the panel's own names and values.","properties":{"resources":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}},"permissions":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}},"php":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}},"php_fpm":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}}}},"changeId":{"title":"a change id","type":"string","pattern":"^(client|domain|dns_zone|mailbox|database|ftp_user|hosting_plan):."},"id":{"title":"a whole number","type":"integer","minimum":1},"change":{"title":"a change","description":"One call to the panel and why. `request` is exactly what apply sends; a domain's `id_user` (and a subdomain's `id_parent_domain`) is null there until its client (its parent) is created in the same run.","type":"object","required":["id","action","type","name","reason","depends_on","request"],"properties":{"action":{"title":"\"create\", \"update\" or \"delete\"","enum":["create","update","delete"]},"type":{"title":"\"client\", \"domain\", \"dns_zone\", \"mailbox\", \"database\", \"ftp_user\" or \"hosting_plan\"","enum":["client","domain","dns_zone","mailbox","database","ftp_user","hosting_plan"]},"reason":{"type":"string","description":"Why the change is in the plan, for people."},"depends_on":{"type":"array","description":"The changes that must succeed first (listed before this one).","items":{"$ref":"#/$defs/changeId"}},"request":{"type":"object","description":"The HTTP call: method, path relative to panel_url, JSON body (null for a DELETE).","additionalProperties":false,"required":["method","path","body"],"properties":{"method":{"enum":["POST","PUT","DELETE"]},"path":{"type":"string"},"body":{"type":["object","null"]}}}},"allOf":[{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":[],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"hosting_plan":{"type":"object","description":"The hosting plan, resolved by name to its id when the plan was made; absent: the panel's default resources.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"type":["integer","null"],"minimum":1,"description":"The plan's id; null for a plan the same run creates (the change then depends on its create; the id comes from its answer)."}}},"email":{"type":"string"},"suspended":{"type":"boolean"},"language":{"type":"string"},"send_login_credentials":{"type":"boolean","description":"Whether the panel mails the new client its login (the request's `send_login_credentials`); absent in files of format 2.3 or older."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The fields that differ: the request sends only these.","items":{"type":"object","additionalProperties":false,"required":["field","before","after"],"description":"A managed field that differs, in the manifest's terms: `plan` by name (null: none), `email` (null: none), `suspended`, `language` (null: none).","properties":{"field":{"enum":["plan","email","suspended","language"]},"before":{"type":["string","boolean","null"]},"after":{"type":["string","boolean"]}}}},"hosting_plan":{"type":"object","description":"The hosting plan it moves to, when `plan` is among the fields.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"type":["integer","null"],"minimum":1,"description":"The plan's id; null for a plan the same run creates (the change then depends on its create; the id comes from its answer)."}}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","domains","domain_names"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"domains":{"type":["integer","null"],"minimum":0,"description":"How many of its domains go with it (system domains not counted): the panel deletes them with the client, and its mail, databases and files. null when the panel cannot list domains: then how many is unknown, and apply needs --allow-mass-delete."},"domain_names":{"type":["array","null"],"items":{"type":"string"},"description":"The domains that go with it, sorted (null when the panel cannot list them): a saved plan is stale once they differ."},"takes":{"$ref":"#/$defs/takes"},"takes_unattributed":{"$ref":"#/$defs/takesUnattributed"},"destroys_data":{"$ref":"#/$defs/destroysData"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["client","client_id"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number or null","description":"The owner's id when it exists already; null when it is created in the same run.","type":["integer","null"],"minimum":1},"parent":{"$ref":"#/$defs/domain"},"parent_domain":{"type":"object","description":"The domain it is a subdomain of (the nearest enclosing domain of the same client): the request's `id_parent_domain`. Absent: a top-level domain.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"$ref":"#/$defs/domain"},"id":{"type":["integer","null"],"minimum":1,"description":"The parent's id on the panel; null for a parent the same run creates (the change then depends on its create; the id comes from its answer, and the request's `id_parent_domain` is null until then)."}}},"settings":{"$ref":"#/$defs/settingValues","description":"The settings the manifest gives, sent in the same POST."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["domain_id","client","client_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"domain_id":{"title":"a whole number","$ref":"#/$defs/id"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The owner's id on the panel.","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The settings that differ. The request sends only the top-level keys they touch (`php_version`, `security`, `target`), each nested object whole: as read, with the managed keys changed.","items":{"$ref":"#/$defs/settingChange"}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["domain_id","client","client_id","subdomains"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"domain_id":{"title":"a whole number","$ref":"#/$defs/id"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"subdomains":{"type":"array","items":{"type":"string"},"description":"Its subdomains on the panel (same owner), sorted, each deleted first by this plan: a saved plan is stale once they differ."},"takes":{"$ref":"#/$defs/takes"},"takes_unattributed":{"$ref":"#/$defs/takesUnattributed"},"destroys_data":{"$ref":"#/$defs/destroysData"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"dns_zone"}}},"then":{"additionalProperties":false,"required":["client","domain_id","records","prune","keep","makes_custom","zone_digest"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"client":{"$ref":"#/$defs/username"},"domain_id":{"type":["integer","null"],"minimum":1,"description":"The domain's id; null when the domain is created in the same run (its zone is read after its POST, and the request's id and records are known after apply)."},"records":{"type":"array","items":{"$ref":"#/$defs/recordOp"},"description":"The record changes; for a new domain, its records as adds."},"prune":{"type":"boolean","description":"Unlisted records go (except `keep` matches, and the apex NS records unless the manifest lists some)."},"keep":{"type":"array","items":{"type":"string"}},"makes_custom":{"type":"boolean","description":"The zone is not custom yet: this PUT makes it custom (the panel stops regenerating its default records)."},"zone_digest":{"type":["string","null"],"pattern":"^sha256:[0-9a-f]{64}$","description":"sha256 over the zone as the plan read it (SOA, DKIM record, records); apply reads the zone again and sends nothing to it when it differs. null for a new domain."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"mailbox"}}},"then":{"additionalProperties":false,"required":["client","client_id","domain","values"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/mailboxAddress"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number or null","description":"The owner's id when it exists already; null when it is created in the same run.","type":["integer","null"],"minimum":1},"domain":{"$ref":"#/$defs/domain"},"values":{"$ref":"#/$defs/mailboxValues","description":"The fields the manifest gives, sent in the same POST (the password made here is added when it is sent, never written here)."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"mailbox"}}},"then":{"additionalProperties":false,"required":["client","mailbox_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/mailboxAddress"},"client":{"$ref":"#/$defs/username"},"mailbox_id":{"$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The fields that differ; the PUT sends only them.","items":{"$ref":"#/$defs/mailboxFieldChange"}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"mailbox"}}},"then":{"additionalProperties":false,"required":["client","mailbox_id","destroys_data"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/mailboxAddress"},"client":{"$ref":"#/$defs/username"},"mailbox_id":{"$ref":"#/$defs/id"},"destroys_data":{"const":true,"description":"A mailbox's delete destroys the mail stored in it."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"database"}}},"then":{"additionalProperties":false,"required":["client","client_id","user","values"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/databaseName"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number or null","description":"The owner's id when it exists already; null when it is created in the same run.","type":["integer","null"],"minimum":1},"user":{"title":"a database user","type":"string","pattern":"^[a-z0-9_]{1,32}$"},"values":{"$ref":"#/$defs/databaseValues","description":"The fields the manifest gives, sent in the same POST (the password made here is added when it is sent, never written here)."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"database"}}},"then":{"additionalProperties":false,"required":["client","database_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/databaseName"},"client":{"$ref":"#/$defs/username"},"database_id":{"$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The fields that differ; the PUT sends only them.","items":{"$ref":"#/$defs/databaseFieldChange"}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"database"}}},"then":{"additionalProperties":false,"required":["client","database_id","destroys_data"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/databaseName"},"client":{"$ref":"#/$defs/username"},"database_id":{"$ref":"#/$defs/id"},"destroys_data":{"const":true,"description":"A database's delete destroys the data stored in it."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"ftp_user"}}},"then":{"additionalProperties":false,"required":["client","client_id","values"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/ftpUserName"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number or null","description":"The owner's id when it exists already; null when it is created in the same run.","type":["integer","null"],"minimum":1},"values":{"$ref":"#/$defs/ftpUserValues","description":"The fields sent in the same POST (the password made here is added when it is sent, never written here)."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"ftp_user"}}},"then":{"additionalProperties":false,"required":["client","ftp_user_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/ftpUserName"},"client":{"$ref":"#/$defs/username"},"ftp_user_id":{"$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The fields that differ; the PUT sends only them.","items":{"$ref":"#/$defs/ftpUserFieldChange"}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"ftp_user"}}},"then":{"additionalProperties":false,"required":["client","ftp_user_id"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/ftpUserName"},"client":{"$ref":"#/$defs/username"},"ftp_user_id":{"$ref":"#/$defs/id"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["objects"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"objects":{"$ref":"#/$defs/planObjects"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["plan_id","fields","clients"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"plan_id":{"title":"a whole number","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The managed keys that differ (`resources.disk_space`): the request sends only the objects they touch, each whole as read with the managed keys changed.","items":{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"type":"string","pattern":"^(resources|permissions|php|php_fpm)\\.."},"before":true,"after":{"type":["number","boolean","string","null"]}}}},"clients":{"type":["integer","null"],"minimum":0,"description":"How many clients are on the plan; they keep their copied values (the panel copies a plan when it is assigned). null: the panel does not say."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["plan_id","leaving"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"plan_id":{"title":"a whole number","$ref":"#/$defs/id"},"leaving":{"type":"array","items":{"type":"string"},"description":"The clients on the plan when the plan was made that the same plan deletes or moves off (sorted): a saved plan is stale once who is on it differs."}}}}]}}};
+const schema59 = {"title":"a domain setting's dotted name","enum":["php_version","https.lets_encrypt","https.force","https.hsts","redirect"]};
+const schema41 = {"title":"a lowercase ASCII domain name","type":"string","pattern":"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"};
 const pattern4 = new RegExp("^[0-9]+\\.[0-9]+$", "u");
 const pattern5 = new RegExp(".", "u");
 const pattern6 = new RegExp("^[0-9a-f]{64}$", "u");
 const pattern8 = new RegExp("^sha256:[0-9a-f]{64}$", "u");
-const pattern14 = new RegExp("^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$", "u");
+const pattern15 = new RegExp("^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$", "u");
 const func1 = require("ajv/dist/runtime/ucs2length").default;
-const schema32 = {"title":"a change","description":"One call to the panel and why. `request` is exactly what apply sends; a domain's `id_user` (and a subdomain's `id_parent_domain`) is null there until its client (its parent) is created in the same run.","type":"object","required":["id","action","type","name","reason","depends_on","request"],"properties":{"action":{"title":"\"create\", \"update\" or \"delete\"","enum":["create","update","delete"]},"type":{"title":"\"client\", \"domain\", \"dns_zone\", \"mailbox\", \"database\", \"ftp_user\" or \"hosting_plan\"","enum":["client","domain","dns_zone","mailbox","database","ftp_user","hosting_plan"]},"reason":{"type":"string","description":"Why the change is in the plan, for people."},"depends_on":{"type":"array","description":"The changes that must succeed first (listed before this one).","items":{"$ref":"#/$defs/changeId"}},"request":{"type":"object","description":"The HTTP call: method, path relative to panel_url, JSON body (null for a DELETE).","additionalProperties":false,"required":["method","path","body"],"properties":{"method":{"enum":["POST","PUT","DELETE"]},"path":{"type":"string"},"body":{"type":["object","null"]}}}},"allOf":[{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":[],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"hosting_plan":{"type":"object","description":"The hosting plan, resolved by name to its id when the plan was made; absent: the panel's default resources.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"type":["integer","null"],"minimum":1,"description":"The plan's id; null for a plan the same run creates (the change then depends on its create; the id comes from its answer)."}}},"email":{"type":"string"},"suspended":{"type":"boolean"},"language":{"type":"string"},"send_login_credentials":{"type":"boolean","description":"Whether the panel mails the new client its login (the request's `send_login_credentials`); absent in files of format 2.3 or older."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The fields that differ: the request sends only these.","items":{"type":"object","additionalProperties":false,"required":["field","before","after"],"description":"A managed field that differs, in the manifest's terms: `plan` by name (null: none), `email` (null: none), `suspended`, `language` (null: none).","properties":{"field":{"enum":["plan","email","suspended","language"]},"before":{"type":["string","boolean","null"]},"after":{"type":["string","boolean"]}}}},"hosting_plan":{"type":"object","description":"The hosting plan it moves to, when `plan` is among the fields.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"type":["integer","null"],"minimum":1,"description":"The plan's id; null for a plan the same run creates (the change then depends on its create; the id comes from its answer)."}}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","domains","domain_names"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"domains":{"type":["integer","null"],"minimum":0,"description":"How many of its domains go with it (system domains not counted): the panel deletes them with the client, and its mail, databases and files. null when the panel cannot list domains: then how many is unknown, and apply needs --allow-mass-delete."},"domain_names":{"type":["array","null"],"items":{"type":"string"},"description":"The domains that go with it, sorted (null when the panel cannot list them): a saved plan is stale once they differ."},"takes":{"$ref":"#/$defs/takes"},"destroys_data":{"$ref":"#/$defs/destroysData"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["client","client_id"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number or null","description":"The owner's id when it exists already; null when it is created in the same run.","type":["integer","null"],"minimum":1},"parent":{"$ref":"#/$defs/domain"},"parent_domain":{"type":"object","description":"The domain it is a subdomain of (the nearest enclosing domain of the same client): the request's `id_parent_domain`. Absent: a top-level domain.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"$ref":"#/$defs/domain"},"id":{"type":["integer","null"],"minimum":1,"description":"The parent's id on the panel; null for a parent the same run creates (the change then depends on its create; the id comes from its answer, and the request's `id_parent_domain` is null until then)."}}},"settings":{"$ref":"#/$defs/settingValues","description":"The settings the manifest gives, sent in the same POST."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["domain_id","client","client_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"domain_id":{"title":"a whole number","$ref":"#/$defs/id"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The owner's id on the panel.","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The settings that differ. The request sends only the top-level keys they touch (`php_version`, `security`, `target`), each nested object whole: as read, with the managed keys changed.","items":{"$ref":"#/$defs/settingChange"}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["domain_id","client","client_id","subdomains"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"domain_id":{"title":"a whole number","$ref":"#/$defs/id"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"subdomains":{"type":"array","items":{"type":"string"},"description":"Its subdomains on the panel (same owner), sorted, each deleted first by this plan: a saved plan is stale once they differ."},"takes":{"$ref":"#/$defs/takes"},"destroys_data":{"$ref":"#/$defs/destroysData"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"dns_zone"}}},"then":{"additionalProperties":false,"required":["client","domain_id","records","prune","keep","makes_custom","zone_digest"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"client":{"$ref":"#/$defs/username"},"domain_id":{"type":["integer","null"],"minimum":1,"description":"The domain's id; null when the domain is created in the same run (its zone is read after its POST, and the request's id and records are known after apply)."},"records":{"type":"array","items":{"$ref":"#/$defs/recordOp"},"description":"The record changes; for a new domain, its records as adds."},"prune":{"type":"boolean","description":"Unlisted records go (except `keep` matches, and the apex NS records unless the manifest lists some)."},"keep":{"type":"array","items":{"type":"string"}},"makes_custom":{"type":"boolean","description":"The zone is not custom yet: this PUT makes it custom (the panel stops regenerating its default records)."},"zone_digest":{"type":["string","null"],"pattern":"^sha256:[0-9a-f]{64}$","description":"sha256 over the zone as the plan read it (SOA, DKIM record, records); apply reads the zone again and sends nothing to it when it differs. null for a new domain."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"mailbox"}}},"then":{"additionalProperties":false,"required":["client","client_id","domain","values"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/mailboxAddress"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number or null","description":"The owner's id when it exists already; null when it is created in the same run.","type":["integer","null"],"minimum":1},"domain":{"$ref":"#/$defs/domain"},"values":{"$ref":"#/$defs/mailboxValues","description":"The fields the manifest gives, sent in the same POST (the password made here is added when it is sent, never written here)."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"mailbox"}}},"then":{"additionalProperties":false,"required":["client","mailbox_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/mailboxAddress"},"client":{"$ref":"#/$defs/username"},"mailbox_id":{"$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The fields that differ; the PUT sends only them.","items":{"$ref":"#/$defs/mailboxFieldChange"}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"mailbox"}}},"then":{"additionalProperties":false,"required":["client","mailbox_id","destroys_data"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/mailboxAddress"},"client":{"$ref":"#/$defs/username"},"mailbox_id":{"$ref":"#/$defs/id"},"destroys_data":{"const":true,"description":"A mailbox's delete destroys the mail stored in it."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"database"}}},"then":{"additionalProperties":false,"required":["client","client_id","user","values"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/databaseName"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number or null","description":"The owner's id when it exists already; null when it is created in the same run.","type":["integer","null"],"minimum":1},"user":{"title":"a database user","type":"string","pattern":"^[a-z0-9_]{1,32}$"},"values":{"$ref":"#/$defs/databaseValues","description":"The fields the manifest gives, sent in the same POST (the password made here is added when it is sent, never written here)."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"database"}}},"then":{"additionalProperties":false,"required":["client","database_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/databaseName"},"client":{"$ref":"#/$defs/username"},"database_id":{"$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The fields that differ; the PUT sends only them.","items":{"$ref":"#/$defs/databaseFieldChange"}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"database"}}},"then":{"additionalProperties":false,"required":["client","database_id","destroys_data"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/databaseName"},"client":{"$ref":"#/$defs/username"},"database_id":{"$ref":"#/$defs/id"},"destroys_data":{"const":true,"description":"A database's delete destroys the data stored in it."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"ftp_user"}}},"then":{"additionalProperties":false,"required":["client","client_id","values"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/ftpUserName"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number or null","description":"The owner's id when it exists already; null when it is created in the same run.","type":["integer","null"],"minimum":1},"values":{"$ref":"#/$defs/ftpUserValues","description":"The fields sent in the same POST (the password made here is added when it is sent, never written here)."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"ftp_user"}}},"then":{"additionalProperties":false,"required":["client","ftp_user_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/ftpUserName"},"client":{"$ref":"#/$defs/username"},"ftp_user_id":{"$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The fields that differ; the PUT sends only them.","items":{"$ref":"#/$defs/ftpUserFieldChange"}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"ftp_user"}}},"then":{"additionalProperties":false,"required":["client","ftp_user_id"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/ftpUserName"},"client":{"$ref":"#/$defs/username"},"ftp_user_id":{"$ref":"#/$defs/id"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["objects"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"objects":{"$ref":"#/$defs/planObjects"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["plan_id","fields","clients"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"plan_id":{"title":"a whole number","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The managed keys that differ (`resources.disk_space`): the request sends only the objects they touch, each whole as read with the managed keys changed.","items":{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"type":"string","pattern":"^(resources|permissions|php|php_fpm)\\.."},"before":true,"after":{"type":["number","boolean","string","null"]}}}},"clients":{"type":["integer","null"],"minimum":0,"description":"How many clients are on the plan; they keep their copied values (the panel copies a plan when it is assigned). null: the panel does not say."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["plan_id","leaving"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"plan_id":{"title":"a whole number","$ref":"#/$defs/id"},"leaving":{"type":"array","items":{"type":"string"},"description":"The clients on the plan when the plan was made that the same plan deletes or moves off (sorted): a saved plan is stale once who is on it differs."}}}}]};
+const schema32 = {"title":"a change","description":"One call to the panel and why. `request` is exactly what apply sends; a domain's `id_user` (and a subdomain's `id_parent_domain`) is null there until its client (its parent) is created in the same run.","type":"object","required":["id","action","type","name","reason","depends_on","request"],"properties":{"action":{"title":"\"create\", \"update\" or \"delete\"","enum":["create","update","delete"]},"type":{"title":"\"client\", \"domain\", \"dns_zone\", \"mailbox\", \"database\", \"ftp_user\" or \"hosting_plan\"","enum":["client","domain","dns_zone","mailbox","database","ftp_user","hosting_plan"]},"reason":{"type":"string","description":"Why the change is in the plan, for people."},"depends_on":{"type":"array","description":"The changes that must succeed first (listed before this one).","items":{"$ref":"#/$defs/changeId"}},"request":{"type":"object","description":"The HTTP call: method, path relative to panel_url, JSON body (null for a DELETE).","additionalProperties":false,"required":["method","path","body"],"properties":{"method":{"enum":["POST","PUT","DELETE"]},"path":{"type":"string"},"body":{"type":["object","null"]}}}},"allOf":[{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":[],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"hosting_plan":{"type":"object","description":"The hosting plan, resolved by name to its id when the plan was made; absent: the panel's default resources.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"type":["integer","null"],"minimum":1,"description":"The plan's id; null for a plan the same run creates (the change then depends on its create; the id comes from its answer)."}}},"email":{"type":"string"},"suspended":{"type":"boolean"},"language":{"type":"string"},"send_login_credentials":{"type":"boolean","description":"Whether the panel mails the new client its login (the request's `send_login_credentials`); absent in files of format 2.3 or older."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The fields that differ: the request sends only these.","items":{"type":"object","additionalProperties":false,"required":["field","before","after"],"description":"A managed field that differs, in the manifest's terms: `plan` by name (null: none), `email` (null: none), `suspended`, `language` (null: none).","properties":{"field":{"enum":["plan","email","suspended","language"]},"before":{"type":["string","boolean","null"]},"after":{"type":["string","boolean"]}}}},"hosting_plan":{"type":"object","description":"The hosting plan it moves to, when `plan` is among the fields.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"type":["integer","null"],"minimum":1,"description":"The plan's id; null for a plan the same run creates (the change then depends on its create; the id comes from its answer)."}}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","domains","domain_names"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"domains":{"type":["integer","null"],"minimum":0,"description":"How many of its domains go with it (system domains not counted): the panel deletes them with the client, and its mail, databases and files. null when the panel cannot list domains: then how many is unknown, and apply needs --allow-mass-delete."},"domain_names":{"type":["array","null"],"items":{"type":"string"},"description":"The domains that go with it, sorted (null when the panel cannot list them): a saved plan is stale once they differ."},"takes":{"$ref":"#/$defs/takes"},"takes_unattributed":{"$ref":"#/$defs/takesUnattributed"},"destroys_data":{"$ref":"#/$defs/destroysData"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["client","client_id"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number or null","description":"The owner's id when it exists already; null when it is created in the same run.","type":["integer","null"],"minimum":1},"parent":{"$ref":"#/$defs/domain"},"parent_domain":{"type":"object","description":"The domain it is a subdomain of (the nearest enclosing domain of the same client): the request's `id_parent_domain`. Absent: a top-level domain.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"$ref":"#/$defs/domain"},"id":{"type":["integer","null"],"minimum":1,"description":"The parent's id on the panel; null for a parent the same run creates (the change then depends on its create; the id comes from its answer, and the request's `id_parent_domain` is null until then)."}}},"settings":{"$ref":"#/$defs/settingValues","description":"The settings the manifest gives, sent in the same POST."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["domain_id","client","client_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"domain_id":{"title":"a whole number","$ref":"#/$defs/id"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The owner's id on the panel.","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The settings that differ. The request sends only the top-level keys they touch (`php_version`, `security`, `target`), each nested object whole: as read, with the managed keys changed.","items":{"$ref":"#/$defs/settingChange"}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["domain_id","client","client_id","subdomains"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"domain_id":{"title":"a whole number","$ref":"#/$defs/id"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"subdomains":{"type":"array","items":{"type":"string"},"description":"Its subdomains on the panel (same owner), sorted, each deleted first by this plan: a saved plan is stale once they differ."},"takes":{"$ref":"#/$defs/takes"},"takes_unattributed":{"$ref":"#/$defs/takesUnattributed"},"destroys_data":{"$ref":"#/$defs/destroysData"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"dns_zone"}}},"then":{"additionalProperties":false,"required":["client","domain_id","records","prune","keep","makes_custom","zone_digest"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"client":{"$ref":"#/$defs/username"},"domain_id":{"type":["integer","null"],"minimum":1,"description":"The domain's id; null when the domain is created in the same run (its zone is read after its POST, and the request's id and records are known after apply)."},"records":{"type":"array","items":{"$ref":"#/$defs/recordOp"},"description":"The record changes; for a new domain, its records as adds."},"prune":{"type":"boolean","description":"Unlisted records go (except `keep` matches, and the apex NS records unless the manifest lists some)."},"keep":{"type":"array","items":{"type":"string"}},"makes_custom":{"type":"boolean","description":"The zone is not custom yet: this PUT makes it custom (the panel stops regenerating its default records)."},"zone_digest":{"type":["string","null"],"pattern":"^sha256:[0-9a-f]{64}$","description":"sha256 over the zone as the plan read it (SOA, DKIM record, records); apply reads the zone again and sends nothing to it when it differs. null for a new domain."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"mailbox"}}},"then":{"additionalProperties":false,"required":["client","client_id","domain","values"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/mailboxAddress"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number or null","description":"The owner's id when it exists already; null when it is created in the same run.","type":["integer","null"],"minimum":1},"domain":{"$ref":"#/$defs/domain"},"values":{"$ref":"#/$defs/mailboxValues","description":"The fields the manifest gives, sent in the same POST (the password made here is added when it is sent, never written here)."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"mailbox"}}},"then":{"additionalProperties":false,"required":["client","mailbox_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/mailboxAddress"},"client":{"$ref":"#/$defs/username"},"mailbox_id":{"$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The fields that differ; the PUT sends only them.","items":{"$ref":"#/$defs/mailboxFieldChange"}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"mailbox"}}},"then":{"additionalProperties":false,"required":["client","mailbox_id","destroys_data"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/mailboxAddress"},"client":{"$ref":"#/$defs/username"},"mailbox_id":{"$ref":"#/$defs/id"},"destroys_data":{"const":true,"description":"A mailbox's delete destroys the mail stored in it."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"database"}}},"then":{"additionalProperties":false,"required":["client","client_id","user","values"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/databaseName"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number or null","description":"The owner's id when it exists already; null when it is created in the same run.","type":["integer","null"],"minimum":1},"user":{"title":"a database user","type":"string","pattern":"^[a-z0-9_]{1,32}$"},"values":{"$ref":"#/$defs/databaseValues","description":"The fields the manifest gives, sent in the same POST (the password made here is added when it is sent, never written here)."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"database"}}},"then":{"additionalProperties":false,"required":["client","database_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/databaseName"},"client":{"$ref":"#/$defs/username"},"database_id":{"$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The fields that differ; the PUT sends only them.","items":{"$ref":"#/$defs/databaseFieldChange"}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"database"}}},"then":{"additionalProperties":false,"required":["client","database_id","destroys_data"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/databaseName"},"client":{"$ref":"#/$defs/username"},"database_id":{"$ref":"#/$defs/id"},"destroys_data":{"const":true,"description":"A database's delete destroys the data stored in it."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"ftp_user"}}},"then":{"additionalProperties":false,"required":["client","client_id","values"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/ftpUserName"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number or null","description":"The owner's id when it exists already; null when it is created in the same run.","type":["integer","null"],"minimum":1},"values":{"$ref":"#/$defs/ftpUserValues","description":"The fields sent in the same POST (the password made here is added when it is sent, never written here)."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"ftp_user"}}},"then":{"additionalProperties":false,"required":["client","ftp_user_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/ftpUserName"},"client":{"$ref":"#/$defs/username"},"ftp_user_id":{"$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The fields that differ; the PUT sends only them.","items":{"$ref":"#/$defs/ftpUserFieldChange"}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"ftp_user"}}},"then":{"additionalProperties":false,"required":["client","ftp_user_id"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/ftpUserName"},"client":{"$ref":"#/$defs/username"},"ftp_user_id":{"$ref":"#/$defs/id"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["objects"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"objects":{"$ref":"#/$defs/planObjects"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["plan_id","fields","clients"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"plan_id":{"title":"a whole number","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The managed keys that differ (`resources.disk_space`): the request sends only the objects they touch, each whole as read with the managed keys changed.","items":{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"type":"string","pattern":"^(resources|permissions|php|php_fpm)\\.."},"before":true,"after":{"type":["number","boolean","string","null"]}}}},"clients":{"type":["integer","null"],"minimum":0,"description":"How many clients are on the plan; they keep their copied values (the panel copies a plan when it is assigned). null: the panel does not say."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["plan_id","leaving"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"plan_id":{"title":"a whole number","$ref":"#/$defs/id"},"leaving":{"type":"array","items":{"type":"string"},"description":"The clients on the plan when the plan was made that the same plan deletes or moves off (sorted): a saved plan is stale once who is on it differs."}}}}]};
 const schema33 = {"title":"a valid username","type":"string","pattern":"^[a-z][a-z0-9_-]*$"};
 const schema35 = {"title":"a whole number","type":"integer","minimum":1};
-const schema38 = {"title":"what a delete takes, counted","description":"How many things of each other kind (`mailbox`, `database`) go with the delete, by kind, each counted for --max-deletes: of the kinds whose lists were read (a kind the panel cannot list is left out: unknown). A saved plan is stale once they differ.","type":"object","propertyNames":{"pattern":"^[a-z][a-z_]*$"},"additionalProperties":{"type":"integer","minimum":0}};
-const schema39 = {"const":true,"description":"What the delete takes (`takes`) holds data: mail, a database's tables."};
-const schema67 = {"type":"object","additionalProperties":false,"required":["op","host","type","value","ttl"],"description":"One record's change: `add`, `remove` (with the TTL it has), or `update` of its TTL (`ttl_before`). Host relative to the zone (`@` its apex), type upper-case.","properties":{"op":{"enum":["add","remove","update"]},"host":{"type":"string"},"type":{"type":"string"},"value":{"type":"string"},"ttl":{"type":"integer","minimum":0},"ttl_before":{"type":"integer","minimum":0}}};
-const schema68 = {"title":"a mailbox address in lowercase ASCII","type":"string","pattern":"^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"};
-const schema85 = {"title":"a database name","type":"string","pattern":"^[a-z0-9_]{1,64}$"};
-const schema98 = {"title":"an FTP user name","type":"string","pattern":"^[a-z0-9][a-z0-9._-]{0,63}$"};
-const schema100 = {"type":"object","additionalProperties":false,"required":["home"],"description":"An FTP user's fields in the manifest's names: its home from the client's home (/www when the manifest gives none), its description.","properties":{"home":{"type":"string","pattern":"^/(www|files)(/.*)?$"},"description":{"type":"string"}}};
-const schema104 = {"oneOf":[{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"home"},"before":{"type":"string"},"after":{"type":"string"}}},{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"description"},"before":{"type":"string"},"after":{"type":"string"}}}]};
-const schema108 = {"title":"a hosting plan's name","type":"string","minLength":1};
-const schema109 = {"type":"object","additionalProperties":false,"description":"The plan's managed keys by object, in the panel's own names and values.","properties":{"resources":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}},"permissions":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}},"php":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}},"php_fpm":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}}}};
-const schema114 = {"title":"a change id","type":"string","pattern":"^(client|domain|dns_zone|mailbox|database|ftp_user|hosting_plan):."};
+const schema38 = {"title":"what a delete takes, counted","description":"How many things of each other kind (`mailbox`, `database`) go with the delete, by kind, each counted for --max-deletes: of the kinds whose lists were read (a kind the panel cannot list is left out: unknown); those the panel lists without an owner are in `takes_unattributed`. A saved plan is stale once they differ.","type":"object","propertyNames":{"pattern":"^[a-z][a-z_]*$"},"additionalProperties":{"type":"integer","minimum":0}};
+const schema39 = {"title":"what a delete may take more","description":"Of the kinds in `takes`, how many more things the panel lists without saying whose they are, by kind (only kinds with some): any of them may go with the delete, so `takes` is a least. Each counts for --max-deletes as if it went. A saved plan is stale once they differ.","type":"object","propertyNames":{"pattern":"^[a-z][a-z_]*$"},"additionalProperties":{"type":"integer","minimum":1}};
+const schema40 = {"const":true,"description":"What the delete takes (`takes`) holds data: mail, a database's tables."};
+const schema69 = {"type":"object","additionalProperties":false,"required":["op","host","type","value","ttl"],"description":"One record's change: `add`, `remove` (with the TTL it has), or `update` of its TTL (`ttl_before`). Host relative to the zone (`@` its apex), type upper-case.","properties":{"op":{"enum":["add","remove","update"]},"host":{"type":"string"},"type":{"type":"string"},"value":{"type":"string"},"ttl":{"type":"integer","minimum":0},"ttl_before":{"type":"integer","minimum":0}}};
+const schema70 = {"title":"a mailbox address in lowercase ASCII","type":"string","pattern":"^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"};
+const schema87 = {"title":"a database name","type":"string","pattern":"^[a-z0-9_]{1,64}$"};
+const schema100 = {"title":"an FTP user name","type":"string","pattern":"^[a-z0-9][a-z0-9._-]{0,63}$"};
+const schema102 = {"type":"object","additionalProperties":false,"required":["home"],"description":"An FTP user's fields in the manifest's names: its home from the client's home (/www when the manifest gives none), its description.","properties":{"home":{"type":"string","pattern":"^/(www|files)(/.*)?$"},"description":{"type":"string"}}};
+const schema106 = {"oneOf":[{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"home"},"before":{"type":"string"},"after":{"type":"string"}}},{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"description"},"before":{"type":"string"},"after":{"type":"string"}}}]};
+const schema110 = {"title":"a hosting plan's name","type":"string","minLength":1};
+const schema111 = {"type":"object","additionalProperties":false,"description":"The plan's managed keys by object, in the panel's own names and values.","properties":{"resources":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}},"permissions":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}},"php":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}},"php_fpm":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}}}};
+const schema116 = {"title":"a change id","type":"string","pattern":"^(client|domain|dns_zone|mailbox|database|ftp_user|hosting_plan):."};
 const func3 = Object.prototype.hasOwnProperty;
 const pattern10 = new RegExp("^[a-z][a-z0-9_-]*$", "u");
 const pattern13 = new RegExp("^[a-z][a-z_]*$", "u");
-const pattern28 = new RegExp("^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$", "u");
-const pattern41 = new RegExp("^[a-z0-9_]{1,64}$", "u");
-const pattern43 = new RegExp("^[a-z0-9_]{1,32}$", "u");
-const pattern48 = new RegExp("^[a-z0-9][a-z0-9._-]{0,63}$", "u");
-const pattern50 = new RegExp("^/(www|files)(/.*)?$", "u");
-const pattern55 = new RegExp("^(resources|permissions|php|php_fpm)\\..", "u");
-const pattern56 = new RegExp("^(client|domain|dns_zone|mailbox|database|ftp_user|hosting_plan):.", "u");
-const schema44 = {"title":"settings by their dotted names","description":"In the manifest's terms: `php_version` a version or \"default\", `https.lets_encrypt` and `https.force` booleans, `https.hsts` and `redirect` false (off) or an object.","type":"object","additionalProperties":false,"minProperties":1,"properties":{"php_version":{"$ref":"#/$defs/phpVersion"},"https.lets_encrypt":{"type":"boolean"},"https.force":{"type":"boolean"},"https.hsts":{"oneOf":[{"const":false},{"$ref":"#/$defs/hsts"}]},"redirect":{"oneOf":[{"const":false},{"$ref":"#/$defs/redirect"}]}}};
-const schema45 = {"title":"a PHP version","description":"MAJOR.MINOR, or \"default\": the panel's default.","type":"string","pattern":"^([0-9]{1,3}\\.[0-9]{1,3}|default)$"};
-const schema46 = {"title":"HSTS on","description":"What a manifest may give (a create's `settings`, an update's `after`): max_age 0 or more.","type":"object","additionalProperties":false,"required":["max_age","include_subdomains","preload"],"properties":{"max_age":{"title":"0 or more","type":"integer","minimum":0},"include_subdomains":{"type":"boolean"},"preload":{"type":"boolean"}}};
-const schema47 = {"title":"forwarding to a URL","description":"What a manifest may give (a create's `settings`, an update's `after`): status 301 or 302; `to` an absolute http(s) URL (checked when the plan is read).","type":"object","additionalProperties":false,"required":["to","status"],"properties":{"to":{"type":"string"},"status":{"title":"301 or 302","enum":[301,302]}}};
-const pattern18 = new RegExp("^([0-9]{1,3}\\.[0-9]{1,3}|default)$", "u");
+const pattern30 = new RegExp("^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$", "u");
+const pattern43 = new RegExp("^[a-z0-9_]{1,64}$", "u");
+const pattern45 = new RegExp("^[a-z0-9_]{1,32}$", "u");
+const pattern50 = new RegExp("^[a-z0-9][a-z0-9._-]{0,63}$", "u");
+const pattern52 = new RegExp("^/(www|files)(/.*)?$", "u");
+const pattern57 = new RegExp("^(resources|permissions|php|php_fpm)\\..", "u");
+const pattern58 = new RegExp("^(client|domain|dns_zone|mailbox|database|ftp_user|hosting_plan):.", "u");
+const schema45 = {"title":"settings by their dotted names","description":"In the manifest's terms: `php_version` a version or \"default\", `https.lets_encrypt` and `https.force` booleans, `https.hsts` and `redirect` false (off) or an object.","type":"object","additionalProperties":false,"minProperties":1,"properties":{"php_version":{"$ref":"#/$defs/phpVersion"},"https.lets_encrypt":{"type":"boolean"},"https.force":{"type":"boolean"},"https.hsts":{"oneOf":[{"const":false},{"$ref":"#/$defs/hsts"}]},"redirect":{"oneOf":[{"const":false},{"$ref":"#/$defs/redirect"}]}}};
+const schema46 = {"title":"a PHP version","description":"MAJOR.MINOR, or \"default\": the panel's default.","type":"string","pattern":"^([0-9]{1,3}\\.[0-9]{1,3}|default)$"};
+const schema47 = {"title":"HSTS on","description":"What a manifest may give (a create's `settings`, an update's `after`): max_age 0 or more.","type":"object","additionalProperties":false,"required":["max_age","include_subdomains","preload"],"properties":{"max_age":{"title":"0 or more","type":"integer","minimum":0},"include_subdomains":{"type":"boolean"},"preload":{"type":"boolean"}}};
+const schema48 = {"title":"forwarding to a URL","description":"What a manifest may give (a create's `settings`, an update's `after`): status 301 or 302; `to` an absolute http(s) URL (checked when the plan is read).","type":"object","additionalProperties":false,"required":["to","status"],"properties":{"to":{"type":"string"},"status":{"title":"301 or 302","enum":[301,302]}}};
+const pattern19 = new RegExp("^([0-9]{1,3}\\.[0-9]{1,3}|default)$", "u");
 
 function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -58,7 +59,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(Object.keys(data).length < 1){
-const err0 = {instancePath,schemaPath:"#/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties",schema:1,parentSchema:schema44,data};
+const err0 = {instancePath,schemaPath:"#/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties",schema:1,parentSchema:schema45,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -69,7 +70,7 @@ errors++;
 }
 for(const key0 in data){
 if(!(((((key0 === "php_version") || (key0 === "https.lets_encrypt")) || (key0 === "https.force")) || (key0 === "https.hsts")) || (key0 === "redirect"))){
-const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema44,data};
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema45,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -82,8 +83,8 @@ errors++;
 if(data.php_version !== undefined){
 let data0 = data.php_version;
 if(typeof data0 === "string"){
-if(!pattern18.test(data0)){
-const err2 = {instancePath:instancePath+"/php_version",schemaPath:"#/$defs/phpVersion/pattern",keyword:"pattern",params:{pattern: "^([0-9]{1,3}\\.[0-9]{1,3}|default)$"},message:"must match pattern \""+"^([0-9]{1,3}\\.[0-9]{1,3}|default)$"+"\"",schema:"^([0-9]{1,3}\\.[0-9]{1,3}|default)$",parentSchema:schema45,data:data0};
+if(!pattern19.test(data0)){
+const err2 = {instancePath:instancePath+"/php_version",schemaPath:"#/$defs/phpVersion/pattern",keyword:"pattern",params:{pattern: "^([0-9]{1,3}\\.[0-9]{1,3}|default)$"},message:"must match pattern \""+"^([0-9]{1,3}\\.[0-9]{1,3}|default)$"+"\"",schema:"^([0-9]{1,3}\\.[0-9]{1,3}|default)$",parentSchema:schema46,data:data0};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -94,7 +95,7 @@ errors++;
 }
 }
 else {
-const err3 = {instancePath:instancePath+"/php_version",schemaPath:"#/$defs/phpVersion/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema45.type,parentSchema:schema45,data:data0};
+const err3 = {instancePath:instancePath+"/php_version",schemaPath:"#/$defs/phpVersion/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema46.type,parentSchema:schema46,data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -107,7 +108,7 @@ errors++;
 if(data["https.lets_encrypt"] !== undefined){
 let data1 = data["https.lets_encrypt"];
 if(typeof data1 !== "boolean"){
-const err4 = {instancePath:instancePath+"/https.lets_encrypt",schemaPath:"#/properties/https.lets_encrypt/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema44.properties["https.lets_encrypt"].type,parentSchema:schema44.properties["https.lets_encrypt"],data:data1};
+const err4 = {instancePath:instancePath+"/https.lets_encrypt",schemaPath:"#/properties/https.lets_encrypt/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema45.properties["https.lets_encrypt"].type,parentSchema:schema45.properties["https.lets_encrypt"],data:data1};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -120,7 +121,7 @@ errors++;
 if(data["https.force"] !== undefined){
 let data2 = data["https.force"];
 if(typeof data2 !== "boolean"){
-const err5 = {instancePath:instancePath+"/https.force",schemaPath:"#/properties/https.force/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema44.properties["https.force"].type,parentSchema:schema44.properties["https.force"],data:data2};
+const err5 = {instancePath:instancePath+"/https.force",schemaPath:"#/properties/https.force/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema45.properties["https.force"].type,parentSchema:schema45.properties["https.force"],data:data2};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -137,7 +138,7 @@ let valid2 = false;
 let passing0 = null;
 const _errs11 = errors;
 if(false !== data3){
-const err6 = {instancePath:instancePath+"/https.hsts",schemaPath:"#/properties/https.hsts/oneOf/0/const",keyword:"const",params:{allowedValue: false},message:"must be equal to constant",schema:false,parentSchema:schema44.properties["https.hsts"].oneOf[0],data:data3};
+const err6 = {instancePath:instancePath+"/https.hsts",schemaPath:"#/properties/https.hsts/oneOf/0/const",keyword:"const",params:{allowedValue: false},message:"must be equal to constant",schema:false,parentSchema:schema45.properties["https.hsts"].oneOf[0],data:data3};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -154,7 +155,7 @@ passing0 = 0;
 const _errs12 = errors;
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 if(data3.max_age === undefined){
-const err7 = {instancePath:instancePath+"/https.hsts",schemaPath:"#/$defs/hsts/required",keyword:"required",params:{missingProperty: "max_age"},message:"must have required property '"+"max_age"+"'",schema:schema46.required,parentSchema:schema46,data:data3};
+const err7 = {instancePath:instancePath+"/https.hsts",schemaPath:"#/$defs/hsts/required",keyword:"required",params:{missingProperty: "max_age"},message:"must have required property '"+"max_age"+"'",schema:schema47.required,parentSchema:schema47,data:data3};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -164,7 +165,7 @@ vErrors.push(err7);
 errors++;
 }
 if(data3.include_subdomains === undefined){
-const err8 = {instancePath:instancePath+"/https.hsts",schemaPath:"#/$defs/hsts/required",keyword:"required",params:{missingProperty: "include_subdomains"},message:"must have required property '"+"include_subdomains"+"'",schema:schema46.required,parentSchema:schema46,data:data3};
+const err8 = {instancePath:instancePath+"/https.hsts",schemaPath:"#/$defs/hsts/required",keyword:"required",params:{missingProperty: "include_subdomains"},message:"must have required property '"+"include_subdomains"+"'",schema:schema47.required,parentSchema:schema47,data:data3};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -174,7 +175,7 @@ vErrors.push(err8);
 errors++;
 }
 if(data3.preload === undefined){
-const err9 = {instancePath:instancePath+"/https.hsts",schemaPath:"#/$defs/hsts/required",keyword:"required",params:{missingProperty: "preload"},message:"must have required property '"+"preload"+"'",schema:schema46.required,parentSchema:schema46,data:data3};
+const err9 = {instancePath:instancePath+"/https.hsts",schemaPath:"#/$defs/hsts/required",keyword:"required",params:{missingProperty: "preload"},message:"must have required property '"+"preload"+"'",schema:schema47.required,parentSchema:schema47,data:data3};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -185,7 +186,7 @@ errors++;
 }
 for(const key1 in data3){
 if(!(((key1 === "max_age") || (key1 === "include_subdomains")) || (key1 === "preload"))){
-const err10 = {instancePath:instancePath+"/https.hsts",schemaPath:"#/$defs/hsts/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema46,data:data3};
+const err10 = {instancePath:instancePath+"/https.hsts",schemaPath:"#/$defs/hsts/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema47,data:data3};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -198,7 +199,7 @@ errors++;
 if(data3.max_age !== undefined){
 let data4 = data3.max_age;
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-const err11 = {instancePath:instancePath+"/https.hsts/max_age",schemaPath:"#/$defs/hsts/properties/max_age/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema46.properties.max_age.type,parentSchema:schema46.properties.max_age,data:data4};
+const err11 = {instancePath:instancePath+"/https.hsts/max_age",schemaPath:"#/$defs/hsts/properties/max_age/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema47.properties.max_age.type,parentSchema:schema47.properties.max_age,data:data4};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -209,7 +210,7 @@ errors++;
 }
 if((typeof data4 == "number") && (isFinite(data4))){
 if(data4 < 0 || isNaN(data4)){
-const err12 = {instancePath:instancePath+"/https.hsts/max_age",schemaPath:"#/$defs/hsts/properties/max_age/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema46.properties.max_age,data:data4};
+const err12 = {instancePath:instancePath+"/https.hsts/max_age",schemaPath:"#/$defs/hsts/properties/max_age/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema47.properties.max_age,data:data4};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -223,7 +224,7 @@ errors++;
 if(data3.include_subdomains !== undefined){
 let data5 = data3.include_subdomains;
 if(typeof data5 !== "boolean"){
-const err13 = {instancePath:instancePath+"/https.hsts/include_subdomains",schemaPath:"#/$defs/hsts/properties/include_subdomains/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema46.properties.include_subdomains.type,parentSchema:schema46.properties.include_subdomains,data:data5};
+const err13 = {instancePath:instancePath+"/https.hsts/include_subdomains",schemaPath:"#/$defs/hsts/properties/include_subdomains/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema47.properties.include_subdomains.type,parentSchema:schema47.properties.include_subdomains,data:data5};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -236,7 +237,7 @@ errors++;
 if(data3.preload !== undefined){
 let data6 = data3.preload;
 if(typeof data6 !== "boolean"){
-const err14 = {instancePath:instancePath+"/https.hsts/preload",schemaPath:"#/$defs/hsts/properties/preload/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema46.properties.preload.type,parentSchema:schema46.properties.preload,data:data6};
+const err14 = {instancePath:instancePath+"/https.hsts/preload",schemaPath:"#/$defs/hsts/properties/preload/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema47.properties.preload.type,parentSchema:schema47.properties.preload,data:data6};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -248,7 +249,7 @@ errors++;
 }
 }
 else {
-const err15 = {instancePath:instancePath+"/https.hsts",schemaPath:"#/$defs/hsts/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema46.type,parentSchema:schema46,data:data3};
+const err15 = {instancePath:instancePath+"/https.hsts",schemaPath:"#/$defs/hsts/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema47.type,parentSchema:schema47,data:data3};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -269,7 +270,7 @@ passing0 = 1;
 }
 }
 if(!valid2){
-const err16 = {instancePath:instancePath+"/https.hsts",schemaPath:"#/properties/https.hsts/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema44.properties["https.hsts"].oneOf,parentSchema:schema44.properties["https.hsts"],data:data3};
+const err16 = {instancePath:instancePath+"/https.hsts",schemaPath:"#/properties/https.hsts/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema45.properties["https.hsts"].oneOf,parentSchema:schema45.properties["https.hsts"],data:data3};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -297,7 +298,7 @@ let valid5 = false;
 let passing1 = null;
 const _errs24 = errors;
 if(false !== data7){
-const err17 = {instancePath:instancePath+"/redirect",schemaPath:"#/properties/redirect/oneOf/0/const",keyword:"const",params:{allowedValue: false},message:"must be equal to constant",schema:false,parentSchema:schema44.properties.redirect.oneOf[0],data:data7};
+const err17 = {instancePath:instancePath+"/redirect",schemaPath:"#/properties/redirect/oneOf/0/const",keyword:"const",params:{allowedValue: false},message:"must be equal to constant",schema:false,parentSchema:schema45.properties.redirect.oneOf[0],data:data7};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -314,7 +315,7 @@ passing1 = 0;
 const _errs25 = errors;
 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
 if(data7.to === undefined){
-const err18 = {instancePath:instancePath+"/redirect",schemaPath:"#/$defs/redirect/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'",schema:schema47.required,parentSchema:schema47,data:data7};
+const err18 = {instancePath:instancePath+"/redirect",schemaPath:"#/$defs/redirect/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'",schema:schema48.required,parentSchema:schema48,data:data7};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -324,7 +325,7 @@ vErrors.push(err18);
 errors++;
 }
 if(data7.status === undefined){
-const err19 = {instancePath:instancePath+"/redirect",schemaPath:"#/$defs/redirect/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema47.required,parentSchema:schema47,data:data7};
+const err19 = {instancePath:instancePath+"/redirect",schemaPath:"#/$defs/redirect/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema48.required,parentSchema:schema48,data:data7};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -335,7 +336,7 @@ errors++;
 }
 for(const key2 in data7){
 if(!((key2 === "to") || (key2 === "status"))){
-const err20 = {instancePath:instancePath+"/redirect",schemaPath:"#/$defs/redirect/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema47,data:data7};
+const err20 = {instancePath:instancePath+"/redirect",schemaPath:"#/$defs/redirect/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema48,data:data7};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -348,7 +349,7 @@ errors++;
 if(data7.to !== undefined){
 let data8 = data7.to;
 if(typeof data8 !== "string"){
-const err21 = {instancePath:instancePath+"/redirect/to",schemaPath:"#/$defs/redirect/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema47.properties.to.type,parentSchema:schema47.properties.to,data:data8};
+const err21 = {instancePath:instancePath+"/redirect/to",schemaPath:"#/$defs/redirect/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema48.properties.to.type,parentSchema:schema48.properties.to,data:data8};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -361,7 +362,7 @@ errors++;
 if(data7.status !== undefined){
 let data9 = data7.status;
 if(!((data9 === 301) || (data9 === 302))){
-const err22 = {instancePath:instancePath+"/redirect/status",schemaPath:"#/$defs/redirect/properties/status/enum",keyword:"enum",params:{allowedValues: schema47.properties.status.enum},message:"must be equal to one of the allowed values",schema:schema47.properties.status.enum,parentSchema:schema47.properties.status,data:data9};
+const err22 = {instancePath:instancePath+"/redirect/status",schemaPath:"#/$defs/redirect/properties/status/enum",keyword:"enum",params:{allowedValues: schema48.properties.status.enum},message:"must be equal to one of the allowed values",schema:schema48.properties.status.enum,parentSchema:schema48.properties.status,data:data9};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -373,7 +374,7 @@ errors++;
 }
 }
 else {
-const err23 = {instancePath:instancePath+"/redirect",schemaPath:"#/$defs/redirect/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema47.type,parentSchema:schema47,data:data7};
+const err23 = {instancePath:instancePath+"/redirect",schemaPath:"#/$defs/redirect/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema48.type,parentSchema:schema48,data:data7};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -394,7 +395,7 @@ passing1 = 1;
 }
 }
 if(!valid5){
-const err24 = {instancePath:instancePath+"/redirect",schemaPath:"#/properties/redirect/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema44.properties.redirect.oneOf,parentSchema:schema44.properties.redirect,data:data7};
+const err24 = {instancePath:instancePath+"/redirect",schemaPath:"#/properties/redirect/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema45.properties.redirect.oneOf,parentSchema:schema45.properties.redirect,data:data7};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -417,7 +418,7 @@ vErrors = null;
 }
 }
 else {
-const err25 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema44.type,parentSchema:schema44,data};
+const err25 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema45.type,parentSchema:schema45,data};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -431,9 +432,9 @@ return errors === 0;
 }
 validate22.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema52 = {"type":"object","additionalProperties":false,"required":["field","before","after"],"description":"A setting that differs, in the manifest's terms (see settingValues). `before` is the panel's value, whatever it holds (`true` for HSTS or forwarding on whose details do not read); `after` one a manifest may give.","properties":{"field":{"$ref":"#/$defs/setting"},"before":true,"after":true},"allOf":[{"if":{"properties":{"field":{"const":"php_version"}}},"then":{"properties":{"before":{"type":"string"},"after":{"$ref":"#/$defs/phpVersion"}}}},{"if":{"properties":{"field":{"enum":["https.lets_encrypt","https.force"]}}},"then":{"properties":{"before":{"type":"boolean"},"after":{"type":"boolean"}}}},{"if":{"properties":{"field":{"const":"https.hsts"}}},"then":{"properties":{"before":{"oneOf":[{"type":"boolean"},{"$ref":"#/$defs/hstsRead"}]},"after":{"oneOf":[{"const":false},{"$ref":"#/$defs/hsts"}]}}}},{"if":{"properties":{"field":{"const":"redirect"}}},"then":{"properties":{"before":{"oneOf":[{"type":"boolean"},{"$ref":"#/$defs/redirectRead"}]},"after":{"oneOf":[{"const":false},{"$ref":"#/$defs/redirect"}]}}}}]};
-const schema54 = {"title":"HSTS on, as the panel holds it","description":"Any max_age the panel holds (an update's `before`).","type":"object","additionalProperties":false,"required":["max_age","include_subdomains","preload"],"properties":{"max_age":{"type":"integer"},"include_subdomains":{"type":"boolean"},"preload":{"type":"boolean"}}};
-const schema56 = {"title":"forwarding to a URL, as the panel holds it","description":"Any URL and forwarding type the panel holds (an update's `before`).","type":"object","additionalProperties":false,"required":["to","status"],"properties":{"to":{"type":"string"},"status":{"type":"integer"}}};
+const schema53 = {"type":"object","additionalProperties":false,"required":["field","before","after"],"description":"A setting that differs, in the manifest's terms (see settingValues). `before` is the panel's value, whatever it holds (`true` for HSTS or forwarding on whose details do not read); `after` one a manifest may give.","properties":{"field":{"$ref":"#/$defs/setting"},"before":true,"after":true},"allOf":[{"if":{"properties":{"field":{"const":"php_version"}}},"then":{"properties":{"before":{"type":"string"},"after":{"$ref":"#/$defs/phpVersion"}}}},{"if":{"properties":{"field":{"enum":["https.lets_encrypt","https.force"]}}},"then":{"properties":{"before":{"type":"boolean"},"after":{"type":"boolean"}}}},{"if":{"properties":{"field":{"const":"https.hsts"}}},"then":{"properties":{"before":{"oneOf":[{"type":"boolean"},{"$ref":"#/$defs/hstsRead"}]},"after":{"oneOf":[{"const":false},{"$ref":"#/$defs/hsts"}]}}}},{"if":{"properties":{"field":{"const":"redirect"}}},"then":{"properties":{"before":{"oneOf":[{"type":"boolean"},{"$ref":"#/$defs/redirectRead"}]},"after":{"oneOf":[{"const":false},{"$ref":"#/$defs/redirect"}]}}}}]};
+const schema55 = {"title":"HSTS on, as the panel holds it","description":"Any max_age the panel holds (an update's `before`).","type":"object","additionalProperties":false,"required":["max_age","include_subdomains","preload"],"properties":{"max_age":{"type":"integer"},"include_subdomains":{"type":"boolean"},"preload":{"type":"boolean"}}};
+const schema57 = {"title":"forwarding to a URL, as the panel holds it","description":"Any URL and forwarding type the panel holds (an update's `before`).","type":"object","additionalProperties":false,"required":["to","status"],"properties":{"to":{"type":"string"},"status":{"type":"integer"}}};
 
 function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -478,7 +479,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.before !== undefined){
 let data1 = data.before;
 if(typeof data1 !== "string"){
-const err1 = {instancePath:instancePath+"/before",schemaPath:"#/allOf/0/then/properties/before/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema52.allOf[0].then.properties.before.type,parentSchema:schema52.allOf[0].then.properties.before,data:data1};
+const err1 = {instancePath:instancePath+"/before",schemaPath:"#/allOf/0/then/properties/before/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema53.allOf[0].then.properties.before.type,parentSchema:schema53.allOf[0].then.properties.before,data:data1};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -491,8 +492,8 @@ errors++;
 if(data.after !== undefined){
 let data2 = data.after;
 if(typeof data2 === "string"){
-if(!pattern18.test(data2)){
-const err2 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/phpVersion/pattern",keyword:"pattern",params:{pattern: "^([0-9]{1,3}\\.[0-9]{1,3}|default)$"},message:"must match pattern \""+"^([0-9]{1,3}\\.[0-9]{1,3}|default)$"+"\"",schema:"^([0-9]{1,3}\\.[0-9]{1,3}|default)$",parentSchema:schema45,data:data2};
+if(!pattern19.test(data2)){
+const err2 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/phpVersion/pattern",keyword:"pattern",params:{pattern: "^([0-9]{1,3}\\.[0-9]{1,3}|default)$"},message:"must match pattern \""+"^([0-9]{1,3}\\.[0-9]{1,3}|default)$"+"\"",schema:"^([0-9]{1,3}\\.[0-9]{1,3}|default)$",parentSchema:schema46,data:data2};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -503,7 +504,7 @@ errors++;
 }
 }
 else {
-const err3 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/phpVersion/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema45.type,parentSchema:schema45,data:data2};
+const err3 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/phpVersion/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema46.type,parentSchema:schema46,data:data2};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -524,7 +525,7 @@ props0.field = true;
 }
 }
 if(!valid1){
-const err4 = {instancePath,schemaPath:"#/allOf/0/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema52.allOf[0].if,parentSchema:schema52.allOf[0],data};
+const err4 = {instancePath,schemaPath:"#/allOf/0/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema53.allOf[0].if,parentSchema:schema53.allOf[0],data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -567,7 +568,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.before !== undefined){
 let data4 = data.before;
 if(typeof data4 !== "boolean"){
-const err6 = {instancePath:instancePath+"/before",schemaPath:"#/allOf/1/then/properties/before/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema52.allOf[1].then.properties.before.type,parentSchema:schema52.allOf[1].then.properties.before,data:data4};
+const err6 = {instancePath:instancePath+"/before",schemaPath:"#/allOf/1/then/properties/before/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema53.allOf[1].then.properties.before.type,parentSchema:schema53.allOf[1].then.properties.before,data:data4};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -580,7 +581,7 @@ errors++;
 if(data.after !== undefined){
 let data5 = data.after;
 if(typeof data5 !== "boolean"){
-const err7 = {instancePath:instancePath+"/after",schemaPath:"#/allOf/1/then/properties/after/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema52.allOf[1].then.properties.after.type,parentSchema:schema52.allOf[1].then.properties.after,data:data5};
+const err7 = {instancePath:instancePath+"/after",schemaPath:"#/allOf/1/then/properties/after/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema53.allOf[1].then.properties.after.type,parentSchema:schema53.allOf[1].then.properties.after,data:data5};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -601,7 +602,7 @@ props1.field = true;
 }
 }
 if(!valid5){
-const err8 = {instancePath,schemaPath:"#/allOf/1/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema52.allOf[1].if,parentSchema:schema52.allOf[1],data};
+const err8 = {instancePath,schemaPath:"#/allOf/1/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema53.allOf[1].if,parentSchema:schema53.allOf[1],data};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -656,7 +657,7 @@ let valid11 = false;
 let passing0 = null;
 const _errs27 = errors;
 if(typeof data7 !== "boolean"){
-const err10 = {instancePath:instancePath+"/before",schemaPath:"#/allOf/2/then/properties/before/oneOf/0/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema52.allOf[2].then.properties.before.oneOf[0].type,parentSchema:schema52.allOf[2].then.properties.before.oneOf[0],data:data7};
+const err10 = {instancePath:instancePath+"/before",schemaPath:"#/allOf/2/then/properties/before/oneOf/0/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema53.allOf[2].then.properties.before.oneOf[0].type,parentSchema:schema53.allOf[2].then.properties.before.oneOf[0],data:data7};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -673,7 +674,7 @@ passing0 = 0;
 const _errs29 = errors;
 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
 if(data7.max_age === undefined){
-const err11 = {instancePath:instancePath+"/before",schemaPath:"#/$defs/hstsRead/required",keyword:"required",params:{missingProperty: "max_age"},message:"must have required property '"+"max_age"+"'",schema:schema54.required,parentSchema:schema54,data:data7};
+const err11 = {instancePath:instancePath+"/before",schemaPath:"#/$defs/hstsRead/required",keyword:"required",params:{missingProperty: "max_age"},message:"must have required property '"+"max_age"+"'",schema:schema55.required,parentSchema:schema55,data:data7};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -683,7 +684,7 @@ vErrors.push(err11);
 errors++;
 }
 if(data7.include_subdomains === undefined){
-const err12 = {instancePath:instancePath+"/before",schemaPath:"#/$defs/hstsRead/required",keyword:"required",params:{missingProperty: "include_subdomains"},message:"must have required property '"+"include_subdomains"+"'",schema:schema54.required,parentSchema:schema54,data:data7};
+const err12 = {instancePath:instancePath+"/before",schemaPath:"#/$defs/hstsRead/required",keyword:"required",params:{missingProperty: "include_subdomains"},message:"must have required property '"+"include_subdomains"+"'",schema:schema55.required,parentSchema:schema55,data:data7};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -693,7 +694,7 @@ vErrors.push(err12);
 errors++;
 }
 if(data7.preload === undefined){
-const err13 = {instancePath:instancePath+"/before",schemaPath:"#/$defs/hstsRead/required",keyword:"required",params:{missingProperty: "preload"},message:"must have required property '"+"preload"+"'",schema:schema54.required,parentSchema:schema54,data:data7};
+const err13 = {instancePath:instancePath+"/before",schemaPath:"#/$defs/hstsRead/required",keyword:"required",params:{missingProperty: "preload"},message:"must have required property '"+"preload"+"'",schema:schema55.required,parentSchema:schema55,data:data7};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -704,7 +705,7 @@ errors++;
 }
 for(const key0 in data7){
 if(!(((key0 === "max_age") || (key0 === "include_subdomains")) || (key0 === "preload"))){
-const err14 = {instancePath:instancePath+"/before",schemaPath:"#/$defs/hstsRead/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema54,data:data7};
+const err14 = {instancePath:instancePath+"/before",schemaPath:"#/$defs/hstsRead/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema55,data:data7};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -717,7 +718,7 @@ errors++;
 if(data7.max_age !== undefined){
 let data8 = data7.max_age;
 if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
-const err15 = {instancePath:instancePath+"/before/max_age",schemaPath:"#/$defs/hstsRead/properties/max_age/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema54.properties.max_age.type,parentSchema:schema54.properties.max_age,data:data8};
+const err15 = {instancePath:instancePath+"/before/max_age",schemaPath:"#/$defs/hstsRead/properties/max_age/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema55.properties.max_age.type,parentSchema:schema55.properties.max_age,data:data8};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -730,7 +731,7 @@ errors++;
 if(data7.include_subdomains !== undefined){
 let data9 = data7.include_subdomains;
 if(typeof data9 !== "boolean"){
-const err16 = {instancePath:instancePath+"/before/include_subdomains",schemaPath:"#/$defs/hstsRead/properties/include_subdomains/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema54.properties.include_subdomains.type,parentSchema:schema54.properties.include_subdomains,data:data9};
+const err16 = {instancePath:instancePath+"/before/include_subdomains",schemaPath:"#/$defs/hstsRead/properties/include_subdomains/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema55.properties.include_subdomains.type,parentSchema:schema55.properties.include_subdomains,data:data9};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -743,7 +744,7 @@ errors++;
 if(data7.preload !== undefined){
 let data10 = data7.preload;
 if(typeof data10 !== "boolean"){
-const err17 = {instancePath:instancePath+"/before/preload",schemaPath:"#/$defs/hstsRead/properties/preload/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema54.properties.preload.type,parentSchema:schema54.properties.preload,data:data10};
+const err17 = {instancePath:instancePath+"/before/preload",schemaPath:"#/$defs/hstsRead/properties/preload/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema55.properties.preload.type,parentSchema:schema55.properties.preload,data:data10};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -755,7 +756,7 @@ errors++;
 }
 }
 else {
-const err18 = {instancePath:instancePath+"/before",schemaPath:"#/$defs/hstsRead/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema54.type,parentSchema:schema54,data:data7};
+const err18 = {instancePath:instancePath+"/before",schemaPath:"#/$defs/hstsRead/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema55.type,parentSchema:schema55,data:data7};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -776,7 +777,7 @@ passing0 = 1;
 }
 }
 if(!valid11){
-const err19 = {instancePath:instancePath+"/before",schemaPath:"#/allOf/2/then/properties/before/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema52.allOf[2].then.properties.before.oneOf,parentSchema:schema52.allOf[2].then.properties.before,data:data7};
+const err19 = {instancePath:instancePath+"/before",schemaPath:"#/allOf/2/then/properties/before/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema53.allOf[2].then.properties.before.oneOf,parentSchema:schema53.allOf[2].then.properties.before,data:data7};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -804,7 +805,7 @@ let valid14 = false;
 let passing1 = null;
 const _errs41 = errors;
 if(false !== data11){
-const err20 = {instancePath:instancePath+"/after",schemaPath:"#/allOf/2/then/properties/after/oneOf/0/const",keyword:"const",params:{allowedValue: false},message:"must be equal to constant",schema:false,parentSchema:schema52.allOf[2].then.properties.after.oneOf[0],data:data11};
+const err20 = {instancePath:instancePath+"/after",schemaPath:"#/allOf/2/then/properties/after/oneOf/0/const",keyword:"const",params:{allowedValue: false},message:"must be equal to constant",schema:false,parentSchema:schema53.allOf[2].then.properties.after.oneOf[0],data:data11};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -821,7 +822,7 @@ passing1 = 0;
 const _errs42 = errors;
 if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
 if(data11.max_age === undefined){
-const err21 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/hsts/required",keyword:"required",params:{missingProperty: "max_age"},message:"must have required property '"+"max_age"+"'",schema:schema46.required,parentSchema:schema46,data:data11};
+const err21 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/hsts/required",keyword:"required",params:{missingProperty: "max_age"},message:"must have required property '"+"max_age"+"'",schema:schema47.required,parentSchema:schema47,data:data11};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -831,7 +832,7 @@ vErrors.push(err21);
 errors++;
 }
 if(data11.include_subdomains === undefined){
-const err22 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/hsts/required",keyword:"required",params:{missingProperty: "include_subdomains"},message:"must have required property '"+"include_subdomains"+"'",schema:schema46.required,parentSchema:schema46,data:data11};
+const err22 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/hsts/required",keyword:"required",params:{missingProperty: "include_subdomains"},message:"must have required property '"+"include_subdomains"+"'",schema:schema47.required,parentSchema:schema47,data:data11};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -841,7 +842,7 @@ vErrors.push(err22);
 errors++;
 }
 if(data11.preload === undefined){
-const err23 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/hsts/required",keyword:"required",params:{missingProperty: "preload"},message:"must have required property '"+"preload"+"'",schema:schema46.required,parentSchema:schema46,data:data11};
+const err23 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/hsts/required",keyword:"required",params:{missingProperty: "preload"},message:"must have required property '"+"preload"+"'",schema:schema47.required,parentSchema:schema47,data:data11};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -852,7 +853,7 @@ errors++;
 }
 for(const key1 in data11){
 if(!(((key1 === "max_age") || (key1 === "include_subdomains")) || (key1 === "preload"))){
-const err24 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/hsts/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema46,data:data11};
+const err24 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/hsts/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema47,data:data11};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -865,7 +866,7 @@ errors++;
 if(data11.max_age !== undefined){
 let data12 = data11.max_age;
 if(!(((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12))) && (isFinite(data12)))){
-const err25 = {instancePath:instancePath+"/after/max_age",schemaPath:"#/$defs/hsts/properties/max_age/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema46.properties.max_age.type,parentSchema:schema46.properties.max_age,data:data12};
+const err25 = {instancePath:instancePath+"/after/max_age",schemaPath:"#/$defs/hsts/properties/max_age/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema47.properties.max_age.type,parentSchema:schema47.properties.max_age,data:data12};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -876,7 +877,7 @@ errors++;
 }
 if((typeof data12 == "number") && (isFinite(data12))){
 if(data12 < 0 || isNaN(data12)){
-const err26 = {instancePath:instancePath+"/after/max_age",schemaPath:"#/$defs/hsts/properties/max_age/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema46.properties.max_age,data:data12};
+const err26 = {instancePath:instancePath+"/after/max_age",schemaPath:"#/$defs/hsts/properties/max_age/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema47.properties.max_age,data:data12};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -890,7 +891,7 @@ errors++;
 if(data11.include_subdomains !== undefined){
 let data13 = data11.include_subdomains;
 if(typeof data13 !== "boolean"){
-const err27 = {instancePath:instancePath+"/after/include_subdomains",schemaPath:"#/$defs/hsts/properties/include_subdomains/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema46.properties.include_subdomains.type,parentSchema:schema46.properties.include_subdomains,data:data13};
+const err27 = {instancePath:instancePath+"/after/include_subdomains",schemaPath:"#/$defs/hsts/properties/include_subdomains/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema47.properties.include_subdomains.type,parentSchema:schema47.properties.include_subdomains,data:data13};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -903,7 +904,7 @@ errors++;
 if(data11.preload !== undefined){
 let data14 = data11.preload;
 if(typeof data14 !== "boolean"){
-const err28 = {instancePath:instancePath+"/after/preload",schemaPath:"#/$defs/hsts/properties/preload/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema46.properties.preload.type,parentSchema:schema46.properties.preload,data:data14};
+const err28 = {instancePath:instancePath+"/after/preload",schemaPath:"#/$defs/hsts/properties/preload/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema47.properties.preload.type,parentSchema:schema47.properties.preload,data:data14};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -915,7 +916,7 @@ errors++;
 }
 }
 else {
-const err29 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/hsts/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema46.type,parentSchema:schema46,data:data11};
+const err29 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/hsts/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema47.type,parentSchema:schema47,data:data11};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -936,7 +937,7 @@ passing1 = 1;
 }
 }
 if(!valid14){
-const err30 = {instancePath:instancePath+"/after",schemaPath:"#/allOf/2/then/properties/after/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema52.allOf[2].then.properties.after.oneOf,parentSchema:schema52.allOf[2].then.properties.after,data:data11};
+const err30 = {instancePath:instancePath+"/after",schemaPath:"#/allOf/2/then/properties/after/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema53.allOf[2].then.properties.after.oneOf,parentSchema:schema53.allOf[2].then.properties.after,data:data11};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -968,7 +969,7 @@ props4.field = true;
 }
 }
 if(!valid8){
-const err31 = {instancePath,schemaPath:"#/allOf/2/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema52.allOf[2].if,parentSchema:schema52.allOf[2],data};
+const err31 = {instancePath,schemaPath:"#/allOf/2/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema53.allOf[2].if,parentSchema:schema53.allOf[2],data};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -1023,7 +1024,7 @@ let valid20 = false;
 let passing2 = null;
 const _errs59 = errors;
 if(typeof data16 !== "boolean"){
-const err33 = {instancePath:instancePath+"/before",schemaPath:"#/allOf/3/then/properties/before/oneOf/0/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema52.allOf[3].then.properties.before.oneOf[0].type,parentSchema:schema52.allOf[3].then.properties.before.oneOf[0],data:data16};
+const err33 = {instancePath:instancePath+"/before",schemaPath:"#/allOf/3/then/properties/before/oneOf/0/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema53.allOf[3].then.properties.before.oneOf[0].type,parentSchema:schema53.allOf[3].then.properties.before.oneOf[0],data:data16};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -1040,7 +1041,7 @@ passing2 = 0;
 const _errs61 = errors;
 if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
 if(data16.to === undefined){
-const err34 = {instancePath:instancePath+"/before",schemaPath:"#/$defs/redirectRead/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'",schema:schema56.required,parentSchema:schema56,data:data16};
+const err34 = {instancePath:instancePath+"/before",schemaPath:"#/$defs/redirectRead/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'",schema:schema57.required,parentSchema:schema57,data:data16};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -1050,7 +1051,7 @@ vErrors.push(err34);
 errors++;
 }
 if(data16.status === undefined){
-const err35 = {instancePath:instancePath+"/before",schemaPath:"#/$defs/redirectRead/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema56.required,parentSchema:schema56,data:data16};
+const err35 = {instancePath:instancePath+"/before",schemaPath:"#/$defs/redirectRead/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema57.required,parentSchema:schema57,data:data16};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -1061,7 +1062,7 @@ errors++;
 }
 for(const key2 in data16){
 if(!((key2 === "to") || (key2 === "status"))){
-const err36 = {instancePath:instancePath+"/before",schemaPath:"#/$defs/redirectRead/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema56,data:data16};
+const err36 = {instancePath:instancePath+"/before",schemaPath:"#/$defs/redirectRead/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema57,data:data16};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -1074,7 +1075,7 @@ errors++;
 if(data16.to !== undefined){
 let data17 = data16.to;
 if(typeof data17 !== "string"){
-const err37 = {instancePath:instancePath+"/before/to",schemaPath:"#/$defs/redirectRead/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.properties.to.type,parentSchema:schema56.properties.to,data:data17};
+const err37 = {instancePath:instancePath+"/before/to",schemaPath:"#/$defs/redirectRead/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema57.properties.to.type,parentSchema:schema57.properties.to,data:data17};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -1087,7 +1088,7 @@ errors++;
 if(data16.status !== undefined){
 let data18 = data16.status;
 if(!(((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18))) && (isFinite(data18)))){
-const err38 = {instancePath:instancePath+"/before/status",schemaPath:"#/$defs/redirectRead/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema56.properties.status.type,parentSchema:schema56.properties.status,data:data18};
+const err38 = {instancePath:instancePath+"/before/status",schemaPath:"#/$defs/redirectRead/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema57.properties.status.type,parentSchema:schema57.properties.status,data:data18};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -1099,7 +1100,7 @@ errors++;
 }
 }
 else {
-const err39 = {instancePath:instancePath+"/before",schemaPath:"#/$defs/redirectRead/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema56.type,parentSchema:schema56,data:data16};
+const err39 = {instancePath:instancePath+"/before",schemaPath:"#/$defs/redirectRead/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema57.type,parentSchema:schema57,data:data16};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -1120,7 +1121,7 @@ passing2 = 1;
 }
 }
 if(!valid20){
-const err40 = {instancePath:instancePath+"/before",schemaPath:"#/allOf/3/then/properties/before/oneOf",keyword:"oneOf",params:{passingSchemas: passing2},message:"must match exactly one schema in oneOf",schema:schema52.allOf[3].then.properties.before.oneOf,parentSchema:schema52.allOf[3].then.properties.before,data:data16};
+const err40 = {instancePath:instancePath+"/before",schemaPath:"#/allOf/3/then/properties/before/oneOf",keyword:"oneOf",params:{passingSchemas: passing2},message:"must match exactly one schema in oneOf",schema:schema53.allOf[3].then.properties.before.oneOf,parentSchema:schema53.allOf[3].then.properties.before,data:data16};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -1148,7 +1149,7 @@ let valid23 = false;
 let passing3 = null;
 const _errs71 = errors;
 if(false !== data19){
-const err41 = {instancePath:instancePath+"/after",schemaPath:"#/allOf/3/then/properties/after/oneOf/0/const",keyword:"const",params:{allowedValue: false},message:"must be equal to constant",schema:false,parentSchema:schema52.allOf[3].then.properties.after.oneOf[0],data:data19};
+const err41 = {instancePath:instancePath+"/after",schemaPath:"#/allOf/3/then/properties/after/oneOf/0/const",keyword:"const",params:{allowedValue: false},message:"must be equal to constant",schema:false,parentSchema:schema53.allOf[3].then.properties.after.oneOf[0],data:data19};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -1165,7 +1166,7 @@ passing3 = 0;
 const _errs72 = errors;
 if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
 if(data19.to === undefined){
-const err42 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/redirect/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'",schema:schema47.required,parentSchema:schema47,data:data19};
+const err42 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/redirect/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'",schema:schema48.required,parentSchema:schema48,data:data19};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -1175,7 +1176,7 @@ vErrors.push(err42);
 errors++;
 }
 if(data19.status === undefined){
-const err43 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/redirect/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema47.required,parentSchema:schema47,data:data19};
+const err43 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/redirect/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema48.required,parentSchema:schema48,data:data19};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -1186,7 +1187,7 @@ errors++;
 }
 for(const key3 in data19){
 if(!((key3 === "to") || (key3 === "status"))){
-const err44 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/redirect/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema47,data:data19};
+const err44 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/redirect/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema48,data:data19};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -1199,7 +1200,7 @@ errors++;
 if(data19.to !== undefined){
 let data20 = data19.to;
 if(typeof data20 !== "string"){
-const err45 = {instancePath:instancePath+"/after/to",schemaPath:"#/$defs/redirect/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema47.properties.to.type,parentSchema:schema47.properties.to,data:data20};
+const err45 = {instancePath:instancePath+"/after/to",schemaPath:"#/$defs/redirect/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema48.properties.to.type,parentSchema:schema48.properties.to,data:data20};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -1212,7 +1213,7 @@ errors++;
 if(data19.status !== undefined){
 let data21 = data19.status;
 if(!((data21 === 301) || (data21 === 302))){
-const err46 = {instancePath:instancePath+"/after/status",schemaPath:"#/$defs/redirect/properties/status/enum",keyword:"enum",params:{allowedValues: schema47.properties.status.enum},message:"must be equal to one of the allowed values",schema:schema47.properties.status.enum,parentSchema:schema47.properties.status,data:data21};
+const err46 = {instancePath:instancePath+"/after/status",schemaPath:"#/$defs/redirect/properties/status/enum",keyword:"enum",params:{allowedValues: schema48.properties.status.enum},message:"must be equal to one of the allowed values",schema:schema48.properties.status.enum,parentSchema:schema48.properties.status,data:data21};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -1224,7 +1225,7 @@ errors++;
 }
 }
 else {
-const err47 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/redirect/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema47.type,parentSchema:schema47,data:data19};
+const err47 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/redirect/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema48.type,parentSchema:schema48,data:data19};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -1245,7 +1246,7 @@ passing3 = 1;
 }
 }
 if(!valid23){
-const err48 = {instancePath:instancePath+"/after",schemaPath:"#/allOf/3/then/properties/after/oneOf",keyword:"oneOf",params:{passingSchemas: passing3},message:"must match exactly one schema in oneOf",schema:schema52.allOf[3].then.properties.after.oneOf,parentSchema:schema52.allOf[3].then.properties.after,data:data19};
+const err48 = {instancePath:instancePath+"/after",schemaPath:"#/allOf/3/then/properties/after/oneOf",keyword:"oneOf",params:{passingSchemas: passing3},message:"must match exactly one schema in oneOf",schema:schema53.allOf[3].then.properties.after.oneOf,parentSchema:schema53.allOf[3].then.properties.after,data:data19};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -1277,7 +1278,7 @@ props7.field = true;
 }
 }
 if(!valid17){
-const err49 = {instancePath,schemaPath:"#/allOf/3/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema52.allOf[3].if,parentSchema:schema52.allOf[3],data};
+const err49 = {instancePath,schemaPath:"#/allOf/3/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema53.allOf[3].if,parentSchema:schema53.allOf[3],data};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -1297,7 +1298,7 @@ Object.assign(props0, props7);
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.field === undefined){
-const err50 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "field"},message:"must have required property '"+"field"+"'",schema:schema52.required,parentSchema:schema52,data};
+const err50 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "field"},message:"must have required property '"+"field"+"'",schema:schema53.required,parentSchema:schema53,data};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -1307,7 +1308,7 @@ vErrors.push(err50);
 errors++;
 }
 if(data.before === undefined){
-const err51 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "before"},message:"must have required property '"+"before"+"'",schema:schema52.required,parentSchema:schema52,data};
+const err51 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "before"},message:"must have required property '"+"before"+"'",schema:schema53.required,parentSchema:schema53,data};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -1317,7 +1318,7 @@ vErrors.push(err51);
 errors++;
 }
 if(data.after === undefined){
-const err52 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "after"},message:"must have required property '"+"after"+"'",schema:schema52.required,parentSchema:schema52,data};
+const err52 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "after"},message:"must have required property '"+"after"+"'",schema:schema53.required,parentSchema:schema53,data};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -1328,7 +1329,7 @@ errors++;
 }
 for(const key4 in data){
 if(!(((key4 === "field") || (key4 === "before")) || (key4 === "after"))){
-const err53 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema52,data};
+const err53 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema53,data};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -1341,7 +1342,7 @@ errors++;
 if(data.field !== undefined){
 let data22 = data.field;
 if(!(((((data22 === "php_version") || (data22 === "https.lets_encrypt")) || (data22 === "https.force")) || (data22 === "https.hsts")) || (data22 === "redirect"))){
-const err54 = {instancePath:instancePath+"/field",schemaPath:"#/$defs/setting/enum",keyword:"enum",params:{allowedValues: schema58.enum},message:"must be equal to one of the allowed values",schema:schema58.enum,parentSchema:schema58,data:data22};
+const err54 = {instancePath:instancePath+"/field",schemaPath:"#/$defs/setting/enum",keyword:"enum",params:{allowedValues: schema59.enum},message:"must be equal to one of the allowed values",schema:schema59.enum,parentSchema:schema59,data:data22};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -1353,7 +1354,7 @@ errors++;
 }
 }
 else {
-const err55 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema52.type,parentSchema:schema52,data};
+const err55 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema53.type,parentSchema:schema53,data};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -1367,7 +1368,7 @@ return errors === 0;
 }
 validate24.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema71 = {"type":"object","additionalProperties":false,"description":"A mailbox's fields in the manifest's names and terms: quota in bytes (0: unlimited), aliases and forwardings as whole addresses in lowercase ASCII.","properties":{"quota":{"type":"integer","minimum":0},"aliases":{"type":"array","items":{"$ref":"#/$defs/mailboxAddress"}},"forwardings":{"type":"array","items":{"$ref":"#/$defs/mailboxAddress"}},"keep_copies":{"type":"boolean"},"catch_all":{"type":"boolean"},"description":{"type":"string"}}};
+const schema73 = {"type":"object","additionalProperties":false,"description":"A mailbox's fields in the manifest's names and terms: quota in bytes (0: unlimited), aliases and forwardings as whole addresses in lowercase ASCII.","properties":{"quota":{"type":"integer","minimum":0},"aliases":{"type":"array","items":{"$ref":"#/$defs/mailboxAddress"}},"forwardings":{"type":"array","items":{"$ref":"#/$defs/mailboxAddress"}},"keep_copies":{"type":"boolean"},"catch_all":{"type":"boolean"},"description":{"type":"string"}}};
 
 function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -1382,7 +1383,7 @@ evaluated0.items = undefined;
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
 if(!((((((key0 === "quota") || (key0 === "aliases")) || (key0 === "forwardings")) || (key0 === "keep_copies")) || (key0 === "catch_all")) || (key0 === "description"))){
-const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema71,data};
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema73,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -1395,7 +1396,7 @@ errors++;
 if(data.quota !== undefined){
 let data0 = data.quota;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-const err1 = {instancePath:instancePath+"/quota",schemaPath:"#/properties/quota/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema71.properties.quota.type,parentSchema:schema71.properties.quota,data:data0};
+const err1 = {instancePath:instancePath+"/quota",schemaPath:"#/properties/quota/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema73.properties.quota.type,parentSchema:schema73.properties.quota,data:data0};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -1406,7 +1407,7 @@ errors++;
 }
 if((typeof data0 == "number") && (isFinite(data0))){
 if(data0 < 0 || isNaN(data0)){
-const err2 = {instancePath:instancePath+"/quota",schemaPath:"#/properties/quota/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema71.properties.quota,data:data0};
+const err2 = {instancePath:instancePath+"/quota",schemaPath:"#/properties/quota/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema73.properties.quota,data:data0};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -1424,8 +1425,8 @@ const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 let data2 = data1[i0];
 if(typeof data2 === "string"){
-if(!pattern28.test(data2)){
-const err3 = {instancePath:instancePath+"/aliases/" + i0,schemaPath:"#/$defs/mailboxAddress/pattern",keyword:"pattern",params:{pattern: "^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema68,data:data2};
+if(!pattern30.test(data2)){
+const err3 = {instancePath:instancePath+"/aliases/" + i0,schemaPath:"#/$defs/mailboxAddress/pattern",keyword:"pattern",params:{pattern: "^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema70,data:data2};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -1436,7 +1437,7 @@ errors++;
 }
 }
 else {
-const err4 = {instancePath:instancePath+"/aliases/" + i0,schemaPath:"#/$defs/mailboxAddress/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema68.type,parentSchema:schema68,data:data2};
+const err4 = {instancePath:instancePath+"/aliases/" + i0,schemaPath:"#/$defs/mailboxAddress/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema70.type,parentSchema:schema70,data:data2};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -1448,7 +1449,7 @@ errors++;
 }
 }
 else {
-const err5 = {instancePath:instancePath+"/aliases",schemaPath:"#/properties/aliases/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema71.properties.aliases.type,parentSchema:schema71.properties.aliases,data:data1};
+const err5 = {instancePath:instancePath+"/aliases",schemaPath:"#/properties/aliases/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema73.properties.aliases.type,parentSchema:schema73.properties.aliases,data:data1};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -1465,8 +1466,8 @@ const len1 = data3.length;
 for(let i1=0; i1<len1; i1++){
 let data4 = data3[i1];
 if(typeof data4 === "string"){
-if(!pattern28.test(data4)){
-const err6 = {instancePath:instancePath+"/forwardings/" + i1,schemaPath:"#/$defs/mailboxAddress/pattern",keyword:"pattern",params:{pattern: "^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema68,data:data4};
+if(!pattern30.test(data4)){
+const err6 = {instancePath:instancePath+"/forwardings/" + i1,schemaPath:"#/$defs/mailboxAddress/pattern",keyword:"pattern",params:{pattern: "^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema70,data:data4};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -1477,7 +1478,7 @@ errors++;
 }
 }
 else {
-const err7 = {instancePath:instancePath+"/forwardings/" + i1,schemaPath:"#/$defs/mailboxAddress/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema68.type,parentSchema:schema68,data:data4};
+const err7 = {instancePath:instancePath+"/forwardings/" + i1,schemaPath:"#/$defs/mailboxAddress/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema70.type,parentSchema:schema70,data:data4};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -1489,7 +1490,7 @@ errors++;
 }
 }
 else {
-const err8 = {instancePath:instancePath+"/forwardings",schemaPath:"#/properties/forwardings/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema71.properties.forwardings.type,parentSchema:schema71.properties.forwardings,data:data3};
+const err8 = {instancePath:instancePath+"/forwardings",schemaPath:"#/properties/forwardings/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema73.properties.forwardings.type,parentSchema:schema73.properties.forwardings,data:data3};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -1502,7 +1503,7 @@ errors++;
 if(data.keep_copies !== undefined){
 let data5 = data.keep_copies;
 if(typeof data5 !== "boolean"){
-const err9 = {instancePath:instancePath+"/keep_copies",schemaPath:"#/properties/keep_copies/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema71.properties.keep_copies.type,parentSchema:schema71.properties.keep_copies,data:data5};
+const err9 = {instancePath:instancePath+"/keep_copies",schemaPath:"#/properties/keep_copies/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema73.properties.keep_copies.type,parentSchema:schema73.properties.keep_copies,data:data5};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -1515,7 +1516,7 @@ errors++;
 if(data.catch_all !== undefined){
 let data6 = data.catch_all;
 if(typeof data6 !== "boolean"){
-const err10 = {instancePath:instancePath+"/catch_all",schemaPath:"#/properties/catch_all/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema71.properties.catch_all.type,parentSchema:schema71.properties.catch_all,data:data6};
+const err10 = {instancePath:instancePath+"/catch_all",schemaPath:"#/properties/catch_all/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema73.properties.catch_all.type,parentSchema:schema73.properties.catch_all,data:data6};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -1528,7 +1529,7 @@ errors++;
 if(data.description !== undefined){
 let data7 = data.description;
 if(typeof data7 !== "string"){
-const err11 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema71.properties.description.type,parentSchema:schema71.properties.description,data:data7};
+const err11 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema73.properties.description.type,parentSchema:schema73.properties.description,data:data7};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -1540,7 +1541,7 @@ errors++;
 }
 }
 else {
-const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema71.type,parentSchema:schema71,data};
+const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema73.type,parentSchema:schema73,data};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -1554,7 +1555,7 @@ return errors === 0;
 }
 validate26.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema77 = {"description":"One field that differs, in the manifest's names and terms (`quota` in bytes; `aliases` and `forwardings` whole lists, sorted).","oneOf":[{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"quota"},"before":{"type":"integer","minimum":0},"after":{"type":"integer","minimum":0}}},{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"aliases"},"before":{"type":"array","items":{"$ref":"#/$defs/mailboxAddress"}},"after":{"type":"array","items":{"$ref":"#/$defs/mailboxAddress"}}}},{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"forwardings"},"before":{"type":"array","items":{"$ref":"#/$defs/mailboxAddress"}},"after":{"type":"array","items":{"$ref":"#/$defs/mailboxAddress"}}}},{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"keep_copies"},"before":{"type":"boolean"},"after":{"type":"boolean"}}},{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"catch_all"},"before":{"type":"boolean"},"after":{"type":"boolean"}}},{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"description"},"before":{"type":"string"},"after":{"type":"string"}}}]};
+const schema79 = {"description":"One field that differs, in the manifest's names and terms (`quota` in bytes; `aliases` and `forwardings` whole lists, sorted).","oneOf":[{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"quota"},"before":{"type":"integer","minimum":0},"after":{"type":"integer","minimum":0}}},{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"aliases"},"before":{"type":"array","items":{"$ref":"#/$defs/mailboxAddress"}},"after":{"type":"array","items":{"$ref":"#/$defs/mailboxAddress"}}}},{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"forwardings"},"before":{"type":"array","items":{"$ref":"#/$defs/mailboxAddress"}},"after":{"type":"array","items":{"$ref":"#/$defs/mailboxAddress"}}}},{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"keep_copies"},"before":{"type":"boolean"},"after":{"type":"boolean"}}},{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"catch_all"},"before":{"type":"boolean"},"after":{"type":"boolean"}}},{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"description"},"before":{"type":"string"},"after":{"type":"string"}}}]};
 
 function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -1572,7 +1573,7 @@ let passing0 = null;
 const _errs1 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.field === undefined){
-const err0 = {instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: "field"},message:"must have required property '"+"field"+"'",schema:schema77.oneOf[0].required,parentSchema:schema77.oneOf[0],data};
+const err0 = {instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: "field"},message:"must have required property '"+"field"+"'",schema:schema79.oneOf[0].required,parentSchema:schema79.oneOf[0],data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -1582,7 +1583,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.before === undefined){
-const err1 = {instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: "before"},message:"must have required property '"+"before"+"'",schema:schema77.oneOf[0].required,parentSchema:schema77.oneOf[0],data};
+const err1 = {instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: "before"},message:"must have required property '"+"before"+"'",schema:schema79.oneOf[0].required,parentSchema:schema79.oneOf[0],data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -1592,7 +1593,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.after === undefined){
-const err2 = {instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: "after"},message:"must have required property '"+"after"+"'",schema:schema77.oneOf[0].required,parentSchema:schema77.oneOf[0],data};
+const err2 = {instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: "after"},message:"must have required property '"+"after"+"'",schema:schema79.oneOf[0].required,parentSchema:schema79.oneOf[0],data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -1603,7 +1604,7 @@ errors++;
 }
 for(const key0 in data){
 if(!(((key0 === "field") || (key0 === "before")) || (key0 === "after"))){
-const err3 = {instancePath,schemaPath:"#/oneOf/0/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema77.oneOf[0],data};
+const err3 = {instancePath,schemaPath:"#/oneOf/0/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema79.oneOf[0],data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -1616,7 +1617,7 @@ errors++;
 if(data.field !== undefined){
 let data0 = data.field;
 if("quota" !== data0){
-const err4 = {instancePath:instancePath+"/field",schemaPath:"#/oneOf/0/properties/field/const",keyword:"const",params:{allowedValue: "quota"},message:"must be equal to constant",schema:"quota",parentSchema:schema77.oneOf[0].properties.field,data:data0};
+const err4 = {instancePath:instancePath+"/field",schemaPath:"#/oneOf/0/properties/field/const",keyword:"const",params:{allowedValue: "quota"},message:"must be equal to constant",schema:"quota",parentSchema:schema79.oneOf[0].properties.field,data:data0};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -1629,7 +1630,7 @@ errors++;
 if(data.before !== undefined){
 let data1 = data.before;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-const err5 = {instancePath:instancePath+"/before",schemaPath:"#/oneOf/0/properties/before/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema77.oneOf[0].properties.before.type,parentSchema:schema77.oneOf[0].properties.before,data:data1};
+const err5 = {instancePath:instancePath+"/before",schemaPath:"#/oneOf/0/properties/before/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema79.oneOf[0].properties.before.type,parentSchema:schema79.oneOf[0].properties.before,data:data1};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -1640,7 +1641,7 @@ errors++;
 }
 if((typeof data1 == "number") && (isFinite(data1))){
 if(data1 < 0 || isNaN(data1)){
-const err6 = {instancePath:instancePath+"/before",schemaPath:"#/oneOf/0/properties/before/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema77.oneOf[0].properties.before,data:data1};
+const err6 = {instancePath:instancePath+"/before",schemaPath:"#/oneOf/0/properties/before/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema79.oneOf[0].properties.before,data:data1};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -1654,7 +1655,7 @@ errors++;
 if(data.after !== undefined){
 let data2 = data.after;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-const err7 = {instancePath:instancePath+"/after",schemaPath:"#/oneOf/0/properties/after/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema77.oneOf[0].properties.after.type,parentSchema:schema77.oneOf[0].properties.after,data:data2};
+const err7 = {instancePath:instancePath+"/after",schemaPath:"#/oneOf/0/properties/after/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema79.oneOf[0].properties.after.type,parentSchema:schema79.oneOf[0].properties.after,data:data2};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -1665,7 +1666,7 @@ errors++;
 }
 if((typeof data2 == "number") && (isFinite(data2))){
 if(data2 < 0 || isNaN(data2)){
-const err8 = {instancePath:instancePath+"/after",schemaPath:"#/oneOf/0/properties/after/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema77.oneOf[0].properties.after,data:data2};
+const err8 = {instancePath:instancePath+"/after",schemaPath:"#/oneOf/0/properties/after/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema79.oneOf[0].properties.after,data:data2};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -1678,7 +1679,7 @@ errors++;
 }
 }
 else {
-const err9 = {instancePath,schemaPath:"#/oneOf/0/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema77.oneOf[0].type,parentSchema:schema77.oneOf[0],data};
+const err9 = {instancePath,schemaPath:"#/oneOf/0/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema79.oneOf[0].type,parentSchema:schema79.oneOf[0],data};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -1696,7 +1697,7 @@ var props0 = true;
 const _errs9 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.field === undefined){
-const err10 = {instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: "field"},message:"must have required property '"+"field"+"'",schema:schema77.oneOf[1].required,parentSchema:schema77.oneOf[1],data};
+const err10 = {instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: "field"},message:"must have required property '"+"field"+"'",schema:schema79.oneOf[1].required,parentSchema:schema79.oneOf[1],data};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -1706,7 +1707,7 @@ vErrors.push(err10);
 errors++;
 }
 if(data.before === undefined){
-const err11 = {instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: "before"},message:"must have required property '"+"before"+"'",schema:schema77.oneOf[1].required,parentSchema:schema77.oneOf[1],data};
+const err11 = {instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: "before"},message:"must have required property '"+"before"+"'",schema:schema79.oneOf[1].required,parentSchema:schema79.oneOf[1],data};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -1716,7 +1717,7 @@ vErrors.push(err11);
 errors++;
 }
 if(data.after === undefined){
-const err12 = {instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: "after"},message:"must have required property '"+"after"+"'",schema:schema77.oneOf[1].required,parentSchema:schema77.oneOf[1],data};
+const err12 = {instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: "after"},message:"must have required property '"+"after"+"'",schema:schema79.oneOf[1].required,parentSchema:schema79.oneOf[1],data};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -1727,7 +1728,7 @@ errors++;
 }
 for(const key1 in data){
 if(!(((key1 === "field") || (key1 === "before")) || (key1 === "after"))){
-const err13 = {instancePath,schemaPath:"#/oneOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema77.oneOf[1],data};
+const err13 = {instancePath,schemaPath:"#/oneOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema79.oneOf[1],data};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -1740,7 +1741,7 @@ errors++;
 if(data.field !== undefined){
 let data3 = data.field;
 if("aliases" !== data3){
-const err14 = {instancePath:instancePath+"/field",schemaPath:"#/oneOf/1/properties/field/const",keyword:"const",params:{allowedValue: "aliases"},message:"must be equal to constant",schema:"aliases",parentSchema:schema77.oneOf[1].properties.field,data:data3};
+const err14 = {instancePath:instancePath+"/field",schemaPath:"#/oneOf/1/properties/field/const",keyword:"const",params:{allowedValue: "aliases"},message:"must be equal to constant",schema:"aliases",parentSchema:schema79.oneOf[1].properties.field,data:data3};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -1757,8 +1758,8 @@ const len0 = data4.length;
 for(let i0=0; i0<len0; i0++){
 let data5 = data4[i0];
 if(typeof data5 === "string"){
-if(!pattern28.test(data5)){
-const err15 = {instancePath:instancePath+"/before/" + i0,schemaPath:"#/$defs/mailboxAddress/pattern",keyword:"pattern",params:{pattern: "^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema68,data:data5};
+if(!pattern30.test(data5)){
+const err15 = {instancePath:instancePath+"/before/" + i0,schemaPath:"#/$defs/mailboxAddress/pattern",keyword:"pattern",params:{pattern: "^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema70,data:data5};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -1769,7 +1770,7 @@ errors++;
 }
 }
 else {
-const err16 = {instancePath:instancePath+"/before/" + i0,schemaPath:"#/$defs/mailboxAddress/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema68.type,parentSchema:schema68,data:data5};
+const err16 = {instancePath:instancePath+"/before/" + i0,schemaPath:"#/$defs/mailboxAddress/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema70.type,parentSchema:schema70,data:data5};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -1781,7 +1782,7 @@ errors++;
 }
 }
 else {
-const err17 = {instancePath:instancePath+"/before",schemaPath:"#/oneOf/1/properties/before/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema77.oneOf[1].properties.before.type,parentSchema:schema77.oneOf[1].properties.before,data:data4};
+const err17 = {instancePath:instancePath+"/before",schemaPath:"#/oneOf/1/properties/before/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema79.oneOf[1].properties.before.type,parentSchema:schema79.oneOf[1].properties.before,data:data4};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -1798,8 +1799,8 @@ const len1 = data6.length;
 for(let i1=0; i1<len1; i1++){
 let data7 = data6[i1];
 if(typeof data7 === "string"){
-if(!pattern28.test(data7)){
-const err18 = {instancePath:instancePath+"/after/" + i1,schemaPath:"#/$defs/mailboxAddress/pattern",keyword:"pattern",params:{pattern: "^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema68,data:data7};
+if(!pattern30.test(data7)){
+const err18 = {instancePath:instancePath+"/after/" + i1,schemaPath:"#/$defs/mailboxAddress/pattern",keyword:"pattern",params:{pattern: "^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema70,data:data7};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -1810,7 +1811,7 @@ errors++;
 }
 }
 else {
-const err19 = {instancePath:instancePath+"/after/" + i1,schemaPath:"#/$defs/mailboxAddress/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema68.type,parentSchema:schema68,data:data7};
+const err19 = {instancePath:instancePath+"/after/" + i1,schemaPath:"#/$defs/mailboxAddress/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema70.type,parentSchema:schema70,data:data7};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -1822,7 +1823,7 @@ errors++;
 }
 }
 else {
-const err20 = {instancePath:instancePath+"/after",schemaPath:"#/oneOf/1/properties/after/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema77.oneOf[1].properties.after.type,parentSchema:schema77.oneOf[1].properties.after,data:data6};
+const err20 = {instancePath:instancePath+"/after",schemaPath:"#/oneOf/1/properties/after/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema79.oneOf[1].properties.after.type,parentSchema:schema79.oneOf[1].properties.after,data:data6};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -1834,7 +1835,7 @@ errors++;
 }
 }
 else {
-const err21 = {instancePath,schemaPath:"#/oneOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema77.oneOf[1].type,parentSchema:schema77.oneOf[1],data};
+const err21 = {instancePath,schemaPath:"#/oneOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema79.oneOf[1].type,parentSchema:schema79.oneOf[1],data};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -1859,7 +1860,7 @@ props0 = true;
 const _errs23 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.field === undefined){
-const err22 = {instancePath,schemaPath:"#/oneOf/2/required",keyword:"required",params:{missingProperty: "field"},message:"must have required property '"+"field"+"'",schema:schema77.oneOf[2].required,parentSchema:schema77.oneOf[2],data};
+const err22 = {instancePath,schemaPath:"#/oneOf/2/required",keyword:"required",params:{missingProperty: "field"},message:"must have required property '"+"field"+"'",schema:schema79.oneOf[2].required,parentSchema:schema79.oneOf[2],data};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -1869,7 +1870,7 @@ vErrors.push(err22);
 errors++;
 }
 if(data.before === undefined){
-const err23 = {instancePath,schemaPath:"#/oneOf/2/required",keyword:"required",params:{missingProperty: "before"},message:"must have required property '"+"before"+"'",schema:schema77.oneOf[2].required,parentSchema:schema77.oneOf[2],data};
+const err23 = {instancePath,schemaPath:"#/oneOf/2/required",keyword:"required",params:{missingProperty: "before"},message:"must have required property '"+"before"+"'",schema:schema79.oneOf[2].required,parentSchema:schema79.oneOf[2],data};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -1879,7 +1880,7 @@ vErrors.push(err23);
 errors++;
 }
 if(data.after === undefined){
-const err24 = {instancePath,schemaPath:"#/oneOf/2/required",keyword:"required",params:{missingProperty: "after"},message:"must have required property '"+"after"+"'",schema:schema77.oneOf[2].required,parentSchema:schema77.oneOf[2],data};
+const err24 = {instancePath,schemaPath:"#/oneOf/2/required",keyword:"required",params:{missingProperty: "after"},message:"must have required property '"+"after"+"'",schema:schema79.oneOf[2].required,parentSchema:schema79.oneOf[2],data};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -1890,7 +1891,7 @@ errors++;
 }
 for(const key2 in data){
 if(!(((key2 === "field") || (key2 === "before")) || (key2 === "after"))){
-const err25 = {instancePath,schemaPath:"#/oneOf/2/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema77.oneOf[2],data};
+const err25 = {instancePath,schemaPath:"#/oneOf/2/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema79.oneOf[2],data};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -1903,7 +1904,7 @@ errors++;
 if(data.field !== undefined){
 let data8 = data.field;
 if("forwardings" !== data8){
-const err26 = {instancePath:instancePath+"/field",schemaPath:"#/oneOf/2/properties/field/const",keyword:"const",params:{allowedValue: "forwardings"},message:"must be equal to constant",schema:"forwardings",parentSchema:schema77.oneOf[2].properties.field,data:data8};
+const err26 = {instancePath:instancePath+"/field",schemaPath:"#/oneOf/2/properties/field/const",keyword:"const",params:{allowedValue: "forwardings"},message:"must be equal to constant",schema:"forwardings",parentSchema:schema79.oneOf[2].properties.field,data:data8};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -1920,8 +1921,8 @@ const len2 = data9.length;
 for(let i2=0; i2<len2; i2++){
 let data10 = data9[i2];
 if(typeof data10 === "string"){
-if(!pattern28.test(data10)){
-const err27 = {instancePath:instancePath+"/before/" + i2,schemaPath:"#/$defs/mailboxAddress/pattern",keyword:"pattern",params:{pattern: "^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema68,data:data10};
+if(!pattern30.test(data10)){
+const err27 = {instancePath:instancePath+"/before/" + i2,schemaPath:"#/$defs/mailboxAddress/pattern",keyword:"pattern",params:{pattern: "^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema70,data:data10};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -1932,7 +1933,7 @@ errors++;
 }
 }
 else {
-const err28 = {instancePath:instancePath+"/before/" + i2,schemaPath:"#/$defs/mailboxAddress/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema68.type,parentSchema:schema68,data:data10};
+const err28 = {instancePath:instancePath+"/before/" + i2,schemaPath:"#/$defs/mailboxAddress/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema70.type,parentSchema:schema70,data:data10};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -1944,7 +1945,7 @@ errors++;
 }
 }
 else {
-const err29 = {instancePath:instancePath+"/before",schemaPath:"#/oneOf/2/properties/before/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema77.oneOf[2].properties.before.type,parentSchema:schema77.oneOf[2].properties.before,data:data9};
+const err29 = {instancePath:instancePath+"/before",schemaPath:"#/oneOf/2/properties/before/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema79.oneOf[2].properties.before.type,parentSchema:schema79.oneOf[2].properties.before,data:data9};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -1961,8 +1962,8 @@ const len3 = data11.length;
 for(let i3=0; i3<len3; i3++){
 let data12 = data11[i3];
 if(typeof data12 === "string"){
-if(!pattern28.test(data12)){
-const err30 = {instancePath:instancePath+"/after/" + i3,schemaPath:"#/$defs/mailboxAddress/pattern",keyword:"pattern",params:{pattern: "^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema68,data:data12};
+if(!pattern30.test(data12)){
+const err30 = {instancePath:instancePath+"/after/" + i3,schemaPath:"#/$defs/mailboxAddress/pattern",keyword:"pattern",params:{pattern: "^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema70,data:data12};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -1973,7 +1974,7 @@ errors++;
 }
 }
 else {
-const err31 = {instancePath:instancePath+"/after/" + i3,schemaPath:"#/$defs/mailboxAddress/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema68.type,parentSchema:schema68,data:data12};
+const err31 = {instancePath:instancePath+"/after/" + i3,schemaPath:"#/$defs/mailboxAddress/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema70.type,parentSchema:schema70,data:data12};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -1985,7 +1986,7 @@ errors++;
 }
 }
 else {
-const err32 = {instancePath:instancePath+"/after",schemaPath:"#/oneOf/2/properties/after/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema77.oneOf[2].properties.after.type,parentSchema:schema77.oneOf[2].properties.after,data:data11};
+const err32 = {instancePath:instancePath+"/after",schemaPath:"#/oneOf/2/properties/after/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema79.oneOf[2].properties.after.type,parentSchema:schema79.oneOf[2].properties.after,data:data11};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -1997,7 +1998,7 @@ errors++;
 }
 }
 else {
-const err33 = {instancePath,schemaPath:"#/oneOf/2/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema77.oneOf[2].type,parentSchema:schema77.oneOf[2],data};
+const err33 = {instancePath,schemaPath:"#/oneOf/2/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema79.oneOf[2].type,parentSchema:schema79.oneOf[2],data};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -2022,7 +2023,7 @@ props0 = true;
 const _errs37 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.field === undefined){
-const err34 = {instancePath,schemaPath:"#/oneOf/3/required",keyword:"required",params:{missingProperty: "field"},message:"must have required property '"+"field"+"'",schema:schema77.oneOf[3].required,parentSchema:schema77.oneOf[3],data};
+const err34 = {instancePath,schemaPath:"#/oneOf/3/required",keyword:"required",params:{missingProperty: "field"},message:"must have required property '"+"field"+"'",schema:schema79.oneOf[3].required,parentSchema:schema79.oneOf[3],data};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -2032,7 +2033,7 @@ vErrors.push(err34);
 errors++;
 }
 if(data.before === undefined){
-const err35 = {instancePath,schemaPath:"#/oneOf/3/required",keyword:"required",params:{missingProperty: "before"},message:"must have required property '"+"before"+"'",schema:schema77.oneOf[3].required,parentSchema:schema77.oneOf[3],data};
+const err35 = {instancePath,schemaPath:"#/oneOf/3/required",keyword:"required",params:{missingProperty: "before"},message:"must have required property '"+"before"+"'",schema:schema79.oneOf[3].required,parentSchema:schema79.oneOf[3],data};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -2042,7 +2043,7 @@ vErrors.push(err35);
 errors++;
 }
 if(data.after === undefined){
-const err36 = {instancePath,schemaPath:"#/oneOf/3/required",keyword:"required",params:{missingProperty: "after"},message:"must have required property '"+"after"+"'",schema:schema77.oneOf[3].required,parentSchema:schema77.oneOf[3],data};
+const err36 = {instancePath,schemaPath:"#/oneOf/3/required",keyword:"required",params:{missingProperty: "after"},message:"must have required property '"+"after"+"'",schema:schema79.oneOf[3].required,parentSchema:schema79.oneOf[3],data};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -2053,7 +2054,7 @@ errors++;
 }
 for(const key3 in data){
 if(!(((key3 === "field") || (key3 === "before")) || (key3 === "after"))){
-const err37 = {instancePath,schemaPath:"#/oneOf/3/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema77.oneOf[3],data};
+const err37 = {instancePath,schemaPath:"#/oneOf/3/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema79.oneOf[3],data};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -2066,7 +2067,7 @@ errors++;
 if(data.field !== undefined){
 let data13 = data.field;
 if("keep_copies" !== data13){
-const err38 = {instancePath:instancePath+"/field",schemaPath:"#/oneOf/3/properties/field/const",keyword:"const",params:{allowedValue: "keep_copies"},message:"must be equal to constant",schema:"keep_copies",parentSchema:schema77.oneOf[3].properties.field,data:data13};
+const err38 = {instancePath:instancePath+"/field",schemaPath:"#/oneOf/3/properties/field/const",keyword:"const",params:{allowedValue: "keep_copies"},message:"must be equal to constant",schema:"keep_copies",parentSchema:schema79.oneOf[3].properties.field,data:data13};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -2079,7 +2080,7 @@ errors++;
 if(data.before !== undefined){
 let data14 = data.before;
 if(typeof data14 !== "boolean"){
-const err39 = {instancePath:instancePath+"/before",schemaPath:"#/oneOf/3/properties/before/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema77.oneOf[3].properties.before.type,parentSchema:schema77.oneOf[3].properties.before,data:data14};
+const err39 = {instancePath:instancePath+"/before",schemaPath:"#/oneOf/3/properties/before/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema79.oneOf[3].properties.before.type,parentSchema:schema79.oneOf[3].properties.before,data:data14};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -2092,7 +2093,7 @@ errors++;
 if(data.after !== undefined){
 let data15 = data.after;
 if(typeof data15 !== "boolean"){
-const err40 = {instancePath:instancePath+"/after",schemaPath:"#/oneOf/3/properties/after/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema77.oneOf[3].properties.after.type,parentSchema:schema77.oneOf[3].properties.after,data:data15};
+const err40 = {instancePath:instancePath+"/after",schemaPath:"#/oneOf/3/properties/after/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema79.oneOf[3].properties.after.type,parentSchema:schema79.oneOf[3].properties.after,data:data15};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -2104,7 +2105,7 @@ errors++;
 }
 }
 else {
-const err41 = {instancePath,schemaPath:"#/oneOf/3/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema77.oneOf[3].type,parentSchema:schema77.oneOf[3],data};
+const err41 = {instancePath,schemaPath:"#/oneOf/3/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema79.oneOf[3].type,parentSchema:schema79.oneOf[3],data};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -2129,7 +2130,7 @@ props0 = true;
 const _errs45 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.field === undefined){
-const err42 = {instancePath,schemaPath:"#/oneOf/4/required",keyword:"required",params:{missingProperty: "field"},message:"must have required property '"+"field"+"'",schema:schema77.oneOf[4].required,parentSchema:schema77.oneOf[4],data};
+const err42 = {instancePath,schemaPath:"#/oneOf/4/required",keyword:"required",params:{missingProperty: "field"},message:"must have required property '"+"field"+"'",schema:schema79.oneOf[4].required,parentSchema:schema79.oneOf[4],data};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -2139,7 +2140,7 @@ vErrors.push(err42);
 errors++;
 }
 if(data.before === undefined){
-const err43 = {instancePath,schemaPath:"#/oneOf/4/required",keyword:"required",params:{missingProperty: "before"},message:"must have required property '"+"before"+"'",schema:schema77.oneOf[4].required,parentSchema:schema77.oneOf[4],data};
+const err43 = {instancePath,schemaPath:"#/oneOf/4/required",keyword:"required",params:{missingProperty: "before"},message:"must have required property '"+"before"+"'",schema:schema79.oneOf[4].required,parentSchema:schema79.oneOf[4],data};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -2149,7 +2150,7 @@ vErrors.push(err43);
 errors++;
 }
 if(data.after === undefined){
-const err44 = {instancePath,schemaPath:"#/oneOf/4/required",keyword:"required",params:{missingProperty: "after"},message:"must have required property '"+"after"+"'",schema:schema77.oneOf[4].required,parentSchema:schema77.oneOf[4],data};
+const err44 = {instancePath,schemaPath:"#/oneOf/4/required",keyword:"required",params:{missingProperty: "after"},message:"must have required property '"+"after"+"'",schema:schema79.oneOf[4].required,parentSchema:schema79.oneOf[4],data};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -2160,7 +2161,7 @@ errors++;
 }
 for(const key4 in data){
 if(!(((key4 === "field") || (key4 === "before")) || (key4 === "after"))){
-const err45 = {instancePath,schemaPath:"#/oneOf/4/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema77.oneOf[4],data};
+const err45 = {instancePath,schemaPath:"#/oneOf/4/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema79.oneOf[4],data};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -2173,7 +2174,7 @@ errors++;
 if(data.field !== undefined){
 let data16 = data.field;
 if("catch_all" !== data16){
-const err46 = {instancePath:instancePath+"/field",schemaPath:"#/oneOf/4/properties/field/const",keyword:"const",params:{allowedValue: "catch_all"},message:"must be equal to constant",schema:"catch_all",parentSchema:schema77.oneOf[4].properties.field,data:data16};
+const err46 = {instancePath:instancePath+"/field",schemaPath:"#/oneOf/4/properties/field/const",keyword:"const",params:{allowedValue: "catch_all"},message:"must be equal to constant",schema:"catch_all",parentSchema:schema79.oneOf[4].properties.field,data:data16};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -2186,7 +2187,7 @@ errors++;
 if(data.before !== undefined){
 let data17 = data.before;
 if(typeof data17 !== "boolean"){
-const err47 = {instancePath:instancePath+"/before",schemaPath:"#/oneOf/4/properties/before/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema77.oneOf[4].properties.before.type,parentSchema:schema77.oneOf[4].properties.before,data:data17};
+const err47 = {instancePath:instancePath+"/before",schemaPath:"#/oneOf/4/properties/before/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema79.oneOf[4].properties.before.type,parentSchema:schema79.oneOf[4].properties.before,data:data17};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -2199,7 +2200,7 @@ errors++;
 if(data.after !== undefined){
 let data18 = data.after;
 if(typeof data18 !== "boolean"){
-const err48 = {instancePath:instancePath+"/after",schemaPath:"#/oneOf/4/properties/after/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema77.oneOf[4].properties.after.type,parentSchema:schema77.oneOf[4].properties.after,data:data18};
+const err48 = {instancePath:instancePath+"/after",schemaPath:"#/oneOf/4/properties/after/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema79.oneOf[4].properties.after.type,parentSchema:schema79.oneOf[4].properties.after,data:data18};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -2211,7 +2212,7 @@ errors++;
 }
 }
 else {
-const err49 = {instancePath,schemaPath:"#/oneOf/4/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema77.oneOf[4].type,parentSchema:schema77.oneOf[4],data};
+const err49 = {instancePath,schemaPath:"#/oneOf/4/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema79.oneOf[4].type,parentSchema:schema79.oneOf[4],data};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -2236,7 +2237,7 @@ props0 = true;
 const _errs53 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.field === undefined){
-const err50 = {instancePath,schemaPath:"#/oneOf/5/required",keyword:"required",params:{missingProperty: "field"},message:"must have required property '"+"field"+"'",schema:schema77.oneOf[5].required,parentSchema:schema77.oneOf[5],data};
+const err50 = {instancePath,schemaPath:"#/oneOf/5/required",keyword:"required",params:{missingProperty: "field"},message:"must have required property '"+"field"+"'",schema:schema79.oneOf[5].required,parentSchema:schema79.oneOf[5],data};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -2246,7 +2247,7 @@ vErrors.push(err50);
 errors++;
 }
 if(data.before === undefined){
-const err51 = {instancePath,schemaPath:"#/oneOf/5/required",keyword:"required",params:{missingProperty: "before"},message:"must have required property '"+"before"+"'",schema:schema77.oneOf[5].required,parentSchema:schema77.oneOf[5],data};
+const err51 = {instancePath,schemaPath:"#/oneOf/5/required",keyword:"required",params:{missingProperty: "before"},message:"must have required property '"+"before"+"'",schema:schema79.oneOf[5].required,parentSchema:schema79.oneOf[5],data};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -2256,7 +2257,7 @@ vErrors.push(err51);
 errors++;
 }
 if(data.after === undefined){
-const err52 = {instancePath,schemaPath:"#/oneOf/5/required",keyword:"required",params:{missingProperty: "after"},message:"must have required property '"+"after"+"'",schema:schema77.oneOf[5].required,parentSchema:schema77.oneOf[5],data};
+const err52 = {instancePath,schemaPath:"#/oneOf/5/required",keyword:"required",params:{missingProperty: "after"},message:"must have required property '"+"after"+"'",schema:schema79.oneOf[5].required,parentSchema:schema79.oneOf[5],data};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -2267,7 +2268,7 @@ errors++;
 }
 for(const key5 in data){
 if(!(((key5 === "field") || (key5 === "before")) || (key5 === "after"))){
-const err53 = {instancePath,schemaPath:"#/oneOf/5/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties",schema:false,parentSchema:schema77.oneOf[5],data};
+const err53 = {instancePath,schemaPath:"#/oneOf/5/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties",schema:false,parentSchema:schema79.oneOf[5],data};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -2280,7 +2281,7 @@ errors++;
 if(data.field !== undefined){
 let data19 = data.field;
 if("description" !== data19){
-const err54 = {instancePath:instancePath+"/field",schemaPath:"#/oneOf/5/properties/field/const",keyword:"const",params:{allowedValue: "description"},message:"must be equal to constant",schema:"description",parentSchema:schema77.oneOf[5].properties.field,data:data19};
+const err54 = {instancePath:instancePath+"/field",schemaPath:"#/oneOf/5/properties/field/const",keyword:"const",params:{allowedValue: "description"},message:"must be equal to constant",schema:"description",parentSchema:schema79.oneOf[5].properties.field,data:data19};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -2293,7 +2294,7 @@ errors++;
 if(data.before !== undefined){
 let data20 = data.before;
 if(typeof data20 !== "string"){
-const err55 = {instancePath:instancePath+"/before",schemaPath:"#/oneOf/5/properties/before/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema77.oneOf[5].properties.before.type,parentSchema:schema77.oneOf[5].properties.before,data:data20};
+const err55 = {instancePath:instancePath+"/before",schemaPath:"#/oneOf/5/properties/before/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema79.oneOf[5].properties.before.type,parentSchema:schema79.oneOf[5].properties.before,data:data20};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -2306,7 +2307,7 @@ errors++;
 if(data.after !== undefined){
 let data21 = data.after;
 if(typeof data21 !== "string"){
-const err56 = {instancePath:instancePath+"/after",schemaPath:"#/oneOf/5/properties/after/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema77.oneOf[5].properties.after.type,parentSchema:schema77.oneOf[5].properties.after,data:data21};
+const err56 = {instancePath:instancePath+"/after",schemaPath:"#/oneOf/5/properties/after/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema79.oneOf[5].properties.after.type,parentSchema:schema79.oneOf[5].properties.after,data:data21};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -2318,7 +2319,7 @@ errors++;
 }
 }
 else {
-const err57 = {instancePath,schemaPath:"#/oneOf/5/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema77.oneOf[5].type,parentSchema:schema77.oneOf[5],data};
+const err57 = {instancePath,schemaPath:"#/oneOf/5/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema79.oneOf[5].type,parentSchema:schema79.oneOf[5],data};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -2346,7 +2347,7 @@ props0 = true;
 }
 }
 if(!valid0){
-const err58 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema77.oneOf,parentSchema:schema77,data};
+const err58 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema79.oneOf,parentSchema:schema79,data};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -2372,8 +2373,8 @@ return errors === 0;
 }
 validate28.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
-const schema87 = {"type":"object","additionalProperties":false,"description":"A database's fields in the manifest's names and terms: remote_hosts sorted, each once ([]: local only).","properties":{"remote_hosts":{"type":"array","items":{"$ref":"#/$defs/remoteHost"}},"description":{"type":"string"}}};
-const schema88 = {"title":"a remote host in comparison form (an IP address, a CIDR network, a lowercase ASCII host name)","type":"string","minLength":1};
+const schema89 = {"type":"object","additionalProperties":false,"description":"A database's fields in the manifest's names and terms: remote_hosts sorted, each once ([]: local only).","properties":{"remote_hosts":{"type":"array","items":{"$ref":"#/$defs/remoteHost"}},"description":{"type":"string"}}};
+const schema90 = {"title":"a remote host in comparison form (an IP address, a CIDR network, a lowercase ASCII host name)","type":"string","minLength":1};
 
 function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -2388,7 +2389,7 @@ evaluated0.items = undefined;
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
 if(!((key0 === "remote_hosts") || (key0 === "description"))){
-const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema87,data};
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema89,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -2406,7 +2407,7 @@ for(let i0=0; i0<len0; i0++){
 let data1 = data0[i0];
 if(typeof data1 === "string"){
 if(func1(data1) < 1){
-const err1 = {instancePath:instancePath+"/remote_hosts/" + i0,schemaPath:"#/$defs/remoteHost/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema88,data:data1};
+const err1 = {instancePath:instancePath+"/remote_hosts/" + i0,schemaPath:"#/$defs/remoteHost/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema90,data:data1};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -2417,7 +2418,7 @@ errors++;
 }
 }
 else {
-const err2 = {instancePath:instancePath+"/remote_hosts/" + i0,schemaPath:"#/$defs/remoteHost/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema88.type,parentSchema:schema88,data:data1};
+const err2 = {instancePath:instancePath+"/remote_hosts/" + i0,schemaPath:"#/$defs/remoteHost/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema90.type,parentSchema:schema90,data:data1};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -2429,7 +2430,7 @@ errors++;
 }
 }
 else {
-const err3 = {instancePath:instancePath+"/remote_hosts",schemaPath:"#/properties/remote_hosts/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema87.properties.remote_hosts.type,parentSchema:schema87.properties.remote_hosts,data:data0};
+const err3 = {instancePath:instancePath+"/remote_hosts",schemaPath:"#/properties/remote_hosts/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema89.properties.remote_hosts.type,parentSchema:schema89.properties.remote_hosts,data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -2442,7 +2443,7 @@ errors++;
 if(data.description !== undefined){
 let data2 = data.description;
 if(typeof data2 !== "string"){
-const err4 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema87.properties.description.type,parentSchema:schema87.properties.description,data:data2};
+const err4 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema89.properties.description.type,parentSchema:schema89.properties.description,data:data2};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -2454,7 +2455,7 @@ errors++;
 }
 }
 else {
-const err5 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema87.type,parentSchema:schema87,data};
+const err5 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema89.type,parentSchema:schema89,data};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -2468,7 +2469,7 @@ return errors === 0;
 }
 validate30.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema92 = {"description":"One field that differs, in the manifest's names and terms (`remote_hosts` whole lists, sorted).","oneOf":[{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"remote_hosts"},"before":{"type":"array","items":{"$ref":"#/$defs/remoteHost"}},"after":{"type":"array","items":{"$ref":"#/$defs/remoteHost"}}}},{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"description"},"before":{"type":"string"},"after":{"type":"string"}}}]};
+const schema94 = {"description":"One field that differs, in the manifest's names and terms (`remote_hosts` whole lists, sorted).","oneOf":[{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"remote_hosts"},"before":{"type":"array","items":{"$ref":"#/$defs/remoteHost"}},"after":{"type":"array","items":{"$ref":"#/$defs/remoteHost"}}}},{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"description"},"before":{"type":"string"},"after":{"type":"string"}}}]};
 
 function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -2486,7 +2487,7 @@ let passing0 = null;
 const _errs1 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.field === undefined){
-const err0 = {instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: "field"},message:"must have required property '"+"field"+"'",schema:schema92.oneOf[0].required,parentSchema:schema92.oneOf[0],data};
+const err0 = {instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: "field"},message:"must have required property '"+"field"+"'",schema:schema94.oneOf[0].required,parentSchema:schema94.oneOf[0],data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -2496,7 +2497,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.before === undefined){
-const err1 = {instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: "before"},message:"must have required property '"+"before"+"'",schema:schema92.oneOf[0].required,parentSchema:schema92.oneOf[0],data};
+const err1 = {instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: "before"},message:"must have required property '"+"before"+"'",schema:schema94.oneOf[0].required,parentSchema:schema94.oneOf[0],data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -2506,7 +2507,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.after === undefined){
-const err2 = {instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: "after"},message:"must have required property '"+"after"+"'",schema:schema92.oneOf[0].required,parentSchema:schema92.oneOf[0],data};
+const err2 = {instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: "after"},message:"must have required property '"+"after"+"'",schema:schema94.oneOf[0].required,parentSchema:schema94.oneOf[0],data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -2517,7 +2518,7 @@ errors++;
 }
 for(const key0 in data){
 if(!(((key0 === "field") || (key0 === "before")) || (key0 === "after"))){
-const err3 = {instancePath,schemaPath:"#/oneOf/0/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema92.oneOf[0],data};
+const err3 = {instancePath,schemaPath:"#/oneOf/0/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema94.oneOf[0],data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -2530,7 +2531,7 @@ errors++;
 if(data.field !== undefined){
 let data0 = data.field;
 if("remote_hosts" !== data0){
-const err4 = {instancePath:instancePath+"/field",schemaPath:"#/oneOf/0/properties/field/const",keyword:"const",params:{allowedValue: "remote_hosts"},message:"must be equal to constant",schema:"remote_hosts",parentSchema:schema92.oneOf[0].properties.field,data:data0};
+const err4 = {instancePath:instancePath+"/field",schemaPath:"#/oneOf/0/properties/field/const",keyword:"const",params:{allowedValue: "remote_hosts"},message:"must be equal to constant",schema:"remote_hosts",parentSchema:schema94.oneOf[0].properties.field,data:data0};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -2548,7 +2549,7 @@ for(let i0=0; i0<len0; i0++){
 let data2 = data1[i0];
 if(typeof data2 === "string"){
 if(func1(data2) < 1){
-const err5 = {instancePath:instancePath+"/before/" + i0,schemaPath:"#/$defs/remoteHost/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema88,data:data2};
+const err5 = {instancePath:instancePath+"/before/" + i0,schemaPath:"#/$defs/remoteHost/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema90,data:data2};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -2559,7 +2560,7 @@ errors++;
 }
 }
 else {
-const err6 = {instancePath:instancePath+"/before/" + i0,schemaPath:"#/$defs/remoteHost/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema88.type,parentSchema:schema88,data:data2};
+const err6 = {instancePath:instancePath+"/before/" + i0,schemaPath:"#/$defs/remoteHost/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema90.type,parentSchema:schema90,data:data2};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -2571,7 +2572,7 @@ errors++;
 }
 }
 else {
-const err7 = {instancePath:instancePath+"/before",schemaPath:"#/oneOf/0/properties/before/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema92.oneOf[0].properties.before.type,parentSchema:schema92.oneOf[0].properties.before,data:data1};
+const err7 = {instancePath:instancePath+"/before",schemaPath:"#/oneOf/0/properties/before/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema94.oneOf[0].properties.before.type,parentSchema:schema94.oneOf[0].properties.before,data:data1};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -2589,7 +2590,7 @@ for(let i1=0; i1<len1; i1++){
 let data4 = data3[i1];
 if(typeof data4 === "string"){
 if(func1(data4) < 1){
-const err8 = {instancePath:instancePath+"/after/" + i1,schemaPath:"#/$defs/remoteHost/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema88,data:data4};
+const err8 = {instancePath:instancePath+"/after/" + i1,schemaPath:"#/$defs/remoteHost/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema90,data:data4};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -2600,7 +2601,7 @@ errors++;
 }
 }
 else {
-const err9 = {instancePath:instancePath+"/after/" + i1,schemaPath:"#/$defs/remoteHost/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema88.type,parentSchema:schema88,data:data4};
+const err9 = {instancePath:instancePath+"/after/" + i1,schemaPath:"#/$defs/remoteHost/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema90.type,parentSchema:schema90,data:data4};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -2612,7 +2613,7 @@ errors++;
 }
 }
 else {
-const err10 = {instancePath:instancePath+"/after",schemaPath:"#/oneOf/0/properties/after/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema92.oneOf[0].properties.after.type,parentSchema:schema92.oneOf[0].properties.after,data:data3};
+const err10 = {instancePath:instancePath+"/after",schemaPath:"#/oneOf/0/properties/after/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema94.oneOf[0].properties.after.type,parentSchema:schema94.oneOf[0].properties.after,data:data3};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -2624,7 +2625,7 @@ errors++;
 }
 }
 else {
-const err11 = {instancePath,schemaPath:"#/oneOf/0/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema92.oneOf[0].type,parentSchema:schema92.oneOf[0],data};
+const err11 = {instancePath,schemaPath:"#/oneOf/0/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema94.oneOf[0].type,parentSchema:schema94.oneOf[0],data};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -2642,7 +2643,7 @@ var props0 = true;
 const _errs15 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.field === undefined){
-const err12 = {instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: "field"},message:"must have required property '"+"field"+"'",schema:schema92.oneOf[1].required,parentSchema:schema92.oneOf[1],data};
+const err12 = {instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: "field"},message:"must have required property '"+"field"+"'",schema:schema94.oneOf[1].required,parentSchema:schema94.oneOf[1],data};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -2652,7 +2653,7 @@ vErrors.push(err12);
 errors++;
 }
 if(data.before === undefined){
-const err13 = {instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: "before"},message:"must have required property '"+"before"+"'",schema:schema92.oneOf[1].required,parentSchema:schema92.oneOf[1],data};
+const err13 = {instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: "before"},message:"must have required property '"+"before"+"'",schema:schema94.oneOf[1].required,parentSchema:schema94.oneOf[1],data};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -2662,7 +2663,7 @@ vErrors.push(err13);
 errors++;
 }
 if(data.after === undefined){
-const err14 = {instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: "after"},message:"must have required property '"+"after"+"'",schema:schema92.oneOf[1].required,parentSchema:schema92.oneOf[1],data};
+const err14 = {instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: "after"},message:"must have required property '"+"after"+"'",schema:schema94.oneOf[1].required,parentSchema:schema94.oneOf[1],data};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -2673,7 +2674,7 @@ errors++;
 }
 for(const key1 in data){
 if(!(((key1 === "field") || (key1 === "before")) || (key1 === "after"))){
-const err15 = {instancePath,schemaPath:"#/oneOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema92.oneOf[1],data};
+const err15 = {instancePath,schemaPath:"#/oneOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema94.oneOf[1],data};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -2686,7 +2687,7 @@ errors++;
 if(data.field !== undefined){
 let data5 = data.field;
 if("description" !== data5){
-const err16 = {instancePath:instancePath+"/field",schemaPath:"#/oneOf/1/properties/field/const",keyword:"const",params:{allowedValue: "description"},message:"must be equal to constant",schema:"description",parentSchema:schema92.oneOf[1].properties.field,data:data5};
+const err16 = {instancePath:instancePath+"/field",schemaPath:"#/oneOf/1/properties/field/const",keyword:"const",params:{allowedValue: "description"},message:"must be equal to constant",schema:"description",parentSchema:schema94.oneOf[1].properties.field,data:data5};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -2699,7 +2700,7 @@ errors++;
 if(data.before !== undefined){
 let data6 = data.before;
 if(typeof data6 !== "string"){
-const err17 = {instancePath:instancePath+"/before",schemaPath:"#/oneOf/1/properties/before/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema92.oneOf[1].properties.before.type,parentSchema:schema92.oneOf[1].properties.before,data:data6};
+const err17 = {instancePath:instancePath+"/before",schemaPath:"#/oneOf/1/properties/before/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema94.oneOf[1].properties.before.type,parentSchema:schema94.oneOf[1].properties.before,data:data6};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -2712,7 +2713,7 @@ errors++;
 if(data.after !== undefined){
 let data7 = data.after;
 if(typeof data7 !== "string"){
-const err18 = {instancePath:instancePath+"/after",schemaPath:"#/oneOf/1/properties/after/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema92.oneOf[1].properties.after.type,parentSchema:schema92.oneOf[1].properties.after,data:data7};
+const err18 = {instancePath:instancePath+"/after",schemaPath:"#/oneOf/1/properties/after/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema94.oneOf[1].properties.after.type,parentSchema:schema94.oneOf[1].properties.after,data:data7};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -2724,7 +2725,7 @@ errors++;
 }
 }
 else {
-const err19 = {instancePath,schemaPath:"#/oneOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema92.oneOf[1].type,parentSchema:schema92.oneOf[1],data};
+const err19 = {instancePath,schemaPath:"#/oneOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema94.oneOf[1].type,parentSchema:schema94.oneOf[1],data};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -2748,7 +2749,7 @@ props0 = true;
 }
 }
 if(!valid0){
-const err20 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema92.oneOf,parentSchema:schema92,data};
+const err20 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema94.oneOf,parentSchema:schema94,data};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -3743,15 +3744,81 @@ vErrors.push(err68);
 errors++;
 }
 }
-if(data.destroys_data !== undefined){
-let data34 = data.destroys_data;
-if(true !== data34){
-const err69 = {instancePath:instancePath+"/destroys_data",schemaPath:"#/$defs/destroysData/const",keyword:"const",params:{allowedValue: true},message:"must be equal to constant",schema:true,parentSchema:schema39,data:data34};
+if(data.takes_unattributed !== undefined){
+let data34 = data.takes_unattributed;
+if(data34 && typeof data34 == "object" && !Array.isArray(data34)){
+for(const key8 in data34){
+const _errs91 = errors;
+if(typeof key8 === "string"){
+if(!pattern13.test(key8)){
+const err69 = {instancePath:instancePath+"/takes_unattributed",schemaPath:"#/$defs/takesUnattributed/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z_]*$"},message:"must match pattern \""+"^[a-z][a-z_]*$"+"\"",schema:"^[a-z][a-z_]*$",parentSchema:schema39.propertyNames,data:key8,propertyName:key8};
 if(vErrors === null){
 vErrors = [err69];
 }
 else {
 vErrors.push(err69);
+}
+errors++;
+}
+}
+var valid26 = _errs91 === errors;
+if(!valid26){
+const err70 = {instancePath:instancePath+"/takes_unattributed",schemaPath:"#/$defs/takesUnattributed/propertyNames",keyword:"propertyNames",params:{propertyName: key8},message:"property name must be valid",schema:schema39.propertyNames,parentSchema:schema39,data:data34};
+if(vErrors === null){
+vErrors = [err70];
+}
+else {
+vErrors.push(err70);
+}
+errors++;
+}
+}
+for(const key9 in data34){
+let data35 = data34[key9];
+if(!(((typeof data35 == "number") && (!(data35 % 1) && !isNaN(data35))) && (isFinite(data35)))){
+const err71 = {instancePath:instancePath+"/takes_unattributed/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/takesUnattributed/additionalProperties/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema39.additionalProperties.type,parentSchema:schema39.additionalProperties,data:data35};
+if(vErrors === null){
+vErrors = [err71];
+}
+else {
+vErrors.push(err71);
+}
+errors++;
+}
+if((typeof data35 == "number") && (isFinite(data35))){
+if(data35 < 1 || isNaN(data35)){
+const err72 = {instancePath:instancePath+"/takes_unattributed/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/takesUnattributed/additionalProperties/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema39.additionalProperties,data:data35};
+if(vErrors === null){
+vErrors = [err72];
+}
+else {
+vErrors.push(err72);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err73 = {instancePath:instancePath+"/takes_unattributed",schemaPath:"#/$defs/takesUnattributed/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema39.type,parentSchema:schema39,data:data34};
+if(vErrors === null){
+vErrors = [err73];
+}
+else {
+vErrors.push(err73);
+}
+errors++;
+}
+}
+if(data.destroys_data !== undefined){
+let data36 = data.destroys_data;
+if(true !== data36){
+const err74 = {instancePath:instancePath+"/destroys_data",schemaPath:"#/$defs/destroysData/const",keyword:"const",params:{allowedValue: true},message:"must be equal to constant",schema:true,parentSchema:schema40,data:data36};
+if(vErrors === null){
+vErrors = [err74];
+}
+else {
+vErrors.push(err74);
 }
 errors++;
 }
@@ -3764,12 +3831,12 @@ var props2 = true;
 }
 }
 if(!valid15){
-const err70 = {instancePath,schemaPath:"#/allOf/2/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[2].if,parentSchema:schema32.allOf[2],data};
+const err75 = {instancePath,schemaPath:"#/allOf/2/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[2].if,parentSchema:schema32.allOf[2],data};
 if(vErrors === null){
-vErrors = [err70];
+vErrors = [err75];
 }
 else {
-vErrors.push(err70);
+vErrors.push(err75);
 }
 errors++;
 }
@@ -3782,96 +3849,13 @@ props0 = props0 || {};
 Object.assign(props0, props2);
 }
 }
-const _errs91 = errors;
-let valid26 = true;
-const _errs92 = errors;
+const _errs98 = errors;
+let valid29 = true;
+const _errs99 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
 if(((data.action === undefined) && (missing3 = "action")) || ((data.type === undefined) && (missing3 = "type"))){
-const err71 = {};
-if(vErrors === null){
-vErrors = [err71];
-}
-else {
-vErrors.push(err71);
-}
-errors++;
-}
-else {
-if(data.action !== undefined){
-const _errs93 = errors;
-if("create" !== data.action){
-const err72 = {};
-if(vErrors === null){
-vErrors = [err72];
-}
-else {
-vErrors.push(err72);
-}
-errors++;
-}
-var valid27 = _errs93 === errors;
-}
-else {
-var valid27 = true;
-}
-if(valid27){
-if(data.type !== undefined){
-const _errs94 = errors;
-if("domain" !== data.type){
-const err73 = {};
-if(vErrors === null){
-vErrors = [err73];
-}
-else {
-vErrors.push(err73);
-}
-errors++;
-}
-var valid27 = _errs94 === errors;
-}
-else {
-var valid27 = true;
-}
-}
-}
-}
-var _valid3 = _errs92 === errors;
-errors = _errs91;
-if(vErrors !== null){
-if(_errs91){
-vErrors.length = _errs91;
-}
-else {
-vErrors = null;
-}
-}
-if(_valid3){
-const _errs95 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.client === undefined){
-const err74 = {instancePath,schemaPath:"#/allOf/3/then/required",keyword:"required",params:{missingProperty: "client"},message:"must have required property '"+"client"+"'",schema:schema32.allOf[3].then.required,parentSchema:schema32.allOf[3].then,data};
-if(vErrors === null){
-vErrors = [err74];
-}
-else {
-vErrors.push(err74);
-}
-errors++;
-}
-if(data.client_id === undefined){
-const err75 = {instancePath,schemaPath:"#/allOf/3/then/required",keyword:"required",params:{missingProperty: "client_id"},message:"must have required property '"+"client_id"+"'",schema:schema32.allOf[3].then.required,parentSchema:schema32.allOf[3].then,data};
-if(vErrors === null){
-vErrors = [err75];
-}
-else {
-vErrors.push(err75);
-}
-errors++;
-}
-for(const key8 in data){
-if(!(func3.call(schema32.allOf[3].then.properties, key8))){
-const err76 = {instancePath,schemaPath:"#/allOf/3/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[3].then,data};
+const err76 = {};
 if(vErrors === null){
 vErrors = [err76];
 }
@@ -3880,11 +3864,11 @@ vErrors.push(err76);
 }
 errors++;
 }
-}
-if(data.id !== undefined){
-let data37 = data.id;
-if(typeof data37 !== "string"){
-const err77 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/3/then/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[3].then.properties.id.type,parentSchema:schema32.allOf[3].then.properties.id,data:data37};
+else {
+if(data.action !== undefined){
+const _errs100 = errors;
+if("create" !== data.action){
+const err77 = {};
 if(vErrors === null){
 vErrors = [err77];
 }
@@ -3893,12 +3877,16 @@ vErrors.push(err77);
 }
 errors++;
 }
+var valid30 = _errs100 === errors;
 }
-if(data.name !== undefined){
-let data38 = data.name;
-if(typeof data38 === "string"){
-if(!pattern14.test(data38)){
-const err78 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/domain/pattern",keyword:"pattern",params:{pattern: "^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema40,data:data38};
+else {
+var valid30 = true;
+}
+if(valid30){
+if(data.type !== undefined){
+const _errs101 = errors;
+if("domain" !== data.type){
+const err78 = {};
 if(vErrors === null){
 vErrors = [err78];
 }
@@ -3907,9 +3895,29 @@ vErrors.push(err78);
 }
 errors++;
 }
+var valid30 = _errs101 === errors;
 }
 else {
-const err79 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/domain/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema40.type,parentSchema:schema40,data:data38};
+var valid30 = true;
+}
+}
+}
+}
+var _valid3 = _errs99 === errors;
+errors = _errs98;
+if(vErrors !== null){
+if(_errs98){
+vErrors.length = _errs98;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid3){
+const _errs102 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.client === undefined){
+const err79 = {instancePath,schemaPath:"#/allOf/3/then/required",keyword:"required",params:{missingProperty: "client"},message:"must have required property '"+"client"+"'",schema:schema32.allOf[3].then.required,parentSchema:schema32.allOf[3].then,data};
 if(vErrors === null){
 vErrors = [err79];
 }
@@ -3918,12 +3926,8 @@ vErrors.push(err79);
 }
 errors++;
 }
-}
-if(data.client !== undefined){
-let data39 = data.client;
-if(typeof data39 === "string"){
-if(!pattern10.test(data39)){
-const err80 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_-]*$"+"\"",schema:"^[a-z][a-z0-9_-]*$",parentSchema:schema33,data:data39};
+if(data.client_id === undefined){
+const err80 = {instancePath,schemaPath:"#/allOf/3/then/required",keyword:"required",params:{missingProperty: "client_id"},message:"must have required property '"+"client_id"+"'",schema:schema32.allOf[3].then.required,parentSchema:schema32.allOf[3].then,data};
 if(vErrors === null){
 vErrors = [err80];
 }
@@ -3932,9 +3936,9 @@ vErrors.push(err80);
 }
 errors++;
 }
-}
-else {
-const err81 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data39};
+for(const key10 in data){
+if(!(func3.call(schema32.allOf[3].then.properties, key10))){
+const err81 = {instancePath,schemaPath:"#/allOf/3/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[3].then,data};
 if(vErrors === null){
 vErrors = [err81];
 }
@@ -3944,10 +3948,10 @@ vErrors.push(err81);
 errors++;
 }
 }
-if(data.client_id !== undefined){
-let data40 = data.client_id;
-if((!(((typeof data40 == "number") && (!(data40 % 1) && !isNaN(data40))) && (isFinite(data40)))) && (data40 !== null)){
-const err82 = {instancePath:instancePath+"/client_id",schemaPath:"#/allOf/3/then/properties/client_id/type",keyword:"type",params:{type: schema32.allOf[3].then.properties.client_id.type},message:"must be integer,null",schema:schema32.allOf[3].then.properties.client_id.type,parentSchema:schema32.allOf[3].then.properties.client_id,data:data40};
+if(data.id !== undefined){
+let data39 = data.id;
+if(typeof data39 !== "string"){
+const err82 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/3/then/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[3].then.properties.id.type,parentSchema:schema32.allOf[3].then.properties.id,data:data39};
 if(vErrors === null){
 vErrors = [err82];
 }
@@ -3956,9 +3960,12 @@ vErrors.push(err82);
 }
 errors++;
 }
-if((typeof data40 == "number") && (isFinite(data40))){
-if(data40 < 1 || isNaN(data40)){
-const err83 = {instancePath:instancePath+"/client_id",schemaPath:"#/allOf/3/then/properties/client_id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema32.allOf[3].then.properties.client_id,data:data40};
+}
+if(data.name !== undefined){
+let data40 = data.name;
+if(typeof data40 === "string"){
+if(!pattern15.test(data40)){
+const err83 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/domain/pattern",keyword:"pattern",params:{pattern: "^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema41,data:data40};
 if(vErrors === null){
 vErrors = [err83];
 }
@@ -3968,12 +3975,8 @@ vErrors.push(err83);
 errors++;
 }
 }
-}
-if(data.parent !== undefined){
-let data41 = data.parent;
-if(typeof data41 === "string"){
-if(!pattern14.test(data41)){
-const err84 = {instancePath:instancePath+"/parent",schemaPath:"#/$defs/domain/pattern",keyword:"pattern",params:{pattern: "^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema40,data:data41};
+else {
+const err84 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/domain/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema41.type,parentSchema:schema41,data:data40};
 if(vErrors === null){
 vErrors = [err84];
 }
@@ -3983,8 +3986,11 @@ vErrors.push(err84);
 errors++;
 }
 }
-else {
-const err85 = {instancePath:instancePath+"/parent",schemaPath:"#/$defs/domain/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema40.type,parentSchema:schema40,data:data41};
+if(data.client !== undefined){
+let data41 = data.client;
+if(typeof data41 === "string"){
+if(!pattern10.test(data41)){
+const err85 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_-]*$"+"\"",schema:"^[a-z][a-z0-9_-]*$",parentSchema:schema33,data:data41};
 if(vErrors === null){
 vErrors = [err85];
 }
@@ -3994,11 +4000,8 @@ vErrors.push(err85);
 errors++;
 }
 }
-if(data.parent_domain !== undefined){
-let data42 = data.parent_domain;
-if(data42 && typeof data42 == "object" && !Array.isArray(data42)){
-if(data42.name === undefined){
-const err86 = {instancePath:instancePath+"/parent_domain",schemaPath:"#/allOf/3/then/properties/parent_domain/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema32.allOf[3].then.properties.parent_domain.required,parentSchema:schema32.allOf[3].then.properties.parent_domain,data:data42};
+else {
+const err86 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data41};
 if(vErrors === null){
 vErrors = [err86];
 }
@@ -4007,8 +4010,11 @@ vErrors.push(err86);
 }
 errors++;
 }
-if(data42.id === undefined){
-const err87 = {instancePath:instancePath+"/parent_domain",schemaPath:"#/allOf/3/then/properties/parent_domain/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema32.allOf[3].then.properties.parent_domain.required,parentSchema:schema32.allOf[3].then.properties.parent_domain,data:data42};
+}
+if(data.client_id !== undefined){
+let data42 = data.client_id;
+if((!(((typeof data42 == "number") && (!(data42 % 1) && !isNaN(data42))) && (isFinite(data42)))) && (data42 !== null)){
+const err87 = {instancePath:instancePath+"/client_id",schemaPath:"#/allOf/3/then/properties/client_id/type",keyword:"type",params:{type: schema32.allOf[3].then.properties.client_id.type},message:"must be integer,null",schema:schema32.allOf[3].then.properties.client_id.type,parentSchema:schema32.allOf[3].then.properties.client_id,data:data42};
 if(vErrors === null){
 vErrors = [err87];
 }
@@ -4017,9 +4023,9 @@ vErrors.push(err87);
 }
 errors++;
 }
-for(const key9 in data42){
-if(!((key9 === "name") || (key9 === "id"))){
-const err88 = {instancePath:instancePath+"/parent_domain",schemaPath:"#/allOf/3/then/properties/parent_domain/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[3].then.properties.parent_domain,data:data42};
+if((typeof data42 == "number") && (isFinite(data42))){
+if(data42 < 1 || isNaN(data42)){
+const err88 = {instancePath:instancePath+"/client_id",schemaPath:"#/allOf/3/then/properties/client_id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema32.allOf[3].then.properties.client_id,data:data42};
 if(vErrors === null){
 vErrors = [err88];
 }
@@ -4029,11 +4035,12 @@ vErrors.push(err88);
 errors++;
 }
 }
-if(data42.name !== undefined){
-let data43 = data42.name;
+}
+if(data.parent !== undefined){
+let data43 = data.parent;
 if(typeof data43 === "string"){
-if(!pattern14.test(data43)){
-const err89 = {instancePath:instancePath+"/parent_domain/name",schemaPath:"#/$defs/domain/pattern",keyword:"pattern",params:{pattern: "^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema40,data:data43};
+if(!pattern15.test(data43)){
+const err89 = {instancePath:instancePath+"/parent",schemaPath:"#/$defs/domain/pattern",keyword:"pattern",params:{pattern: "^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema41,data:data43};
 if(vErrors === null){
 vErrors = [err89];
 }
@@ -4044,7 +4051,7 @@ errors++;
 }
 }
 else {
-const err90 = {instancePath:instancePath+"/parent_domain/name",schemaPath:"#/$defs/domain/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema40.type,parentSchema:schema40,data:data43};
+const err90 = {instancePath:instancePath+"/parent",schemaPath:"#/$defs/domain/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema41.type,parentSchema:schema41,data:data43};
 if(vErrors === null){
 vErrors = [err90];
 }
@@ -4054,10 +4061,11 @@ vErrors.push(err90);
 errors++;
 }
 }
-if(data42.id !== undefined){
-let data44 = data42.id;
-if((!(((typeof data44 == "number") && (!(data44 % 1) && !isNaN(data44))) && (isFinite(data44)))) && (data44 !== null)){
-const err91 = {instancePath:instancePath+"/parent_domain/id",schemaPath:"#/allOf/3/then/properties/parent_domain/properties/id/type",keyword:"type",params:{type: schema32.allOf[3].then.properties.parent_domain.properties.id.type},message:"must be integer,null",schema:schema32.allOf[3].then.properties.parent_domain.properties.id.type,parentSchema:schema32.allOf[3].then.properties.parent_domain.properties.id,data:data44};
+if(data.parent_domain !== undefined){
+let data44 = data.parent_domain;
+if(data44 && typeof data44 == "object" && !Array.isArray(data44)){
+if(data44.name === undefined){
+const err91 = {instancePath:instancePath+"/parent_domain",schemaPath:"#/allOf/3/then/properties/parent_domain/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema32.allOf[3].then.properties.parent_domain.required,parentSchema:schema32.allOf[3].then.properties.parent_domain,data:data44};
 if(vErrors === null){
 vErrors = [err91];
 }
@@ -4066,9 +4074,8 @@ vErrors.push(err91);
 }
 errors++;
 }
-if((typeof data44 == "number") && (isFinite(data44))){
-if(data44 < 1 || isNaN(data44)){
-const err92 = {instancePath:instancePath+"/parent_domain/id",schemaPath:"#/allOf/3/then/properties/parent_domain/properties/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema32.allOf[3].then.properties.parent_domain.properties.id,data:data44};
+if(data44.id === undefined){
+const err92 = {instancePath:instancePath+"/parent_domain",schemaPath:"#/allOf/3/then/properties/parent_domain/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema32.allOf[3].then.properties.parent_domain.required,parentSchema:schema32.allOf[3].then.properties.parent_domain,data:data44};
 if(vErrors === null){
 vErrors = [err92];
 }
@@ -4077,16 +4084,76 @@ vErrors.push(err92);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err93 = {instancePath:instancePath+"/parent_domain",schemaPath:"#/allOf/3/then/properties/parent_domain/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.allOf[3].then.properties.parent_domain.type,parentSchema:schema32.allOf[3].then.properties.parent_domain,data:data42};
+for(const key11 in data44){
+if(!((key11 === "name") || (key11 === "id"))){
+const err93 = {instancePath:instancePath+"/parent_domain",schemaPath:"#/allOf/3/then/properties/parent_domain/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[3].then.properties.parent_domain,data:data44};
 if(vErrors === null){
 vErrors = [err93];
 }
 else {
 vErrors.push(err93);
+}
+errors++;
+}
+}
+if(data44.name !== undefined){
+let data45 = data44.name;
+if(typeof data45 === "string"){
+if(!pattern15.test(data45)){
+const err94 = {instancePath:instancePath+"/parent_domain/name",schemaPath:"#/$defs/domain/pattern",keyword:"pattern",params:{pattern: "^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema41,data:data45};
+if(vErrors === null){
+vErrors = [err94];
+}
+else {
+vErrors.push(err94);
+}
+errors++;
+}
+}
+else {
+const err95 = {instancePath:instancePath+"/parent_domain/name",schemaPath:"#/$defs/domain/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema41.type,parentSchema:schema41,data:data45};
+if(vErrors === null){
+vErrors = [err95];
+}
+else {
+vErrors.push(err95);
+}
+errors++;
+}
+}
+if(data44.id !== undefined){
+let data46 = data44.id;
+if((!(((typeof data46 == "number") && (!(data46 % 1) && !isNaN(data46))) && (isFinite(data46)))) && (data46 !== null)){
+const err96 = {instancePath:instancePath+"/parent_domain/id",schemaPath:"#/allOf/3/then/properties/parent_domain/properties/id/type",keyword:"type",params:{type: schema32.allOf[3].then.properties.parent_domain.properties.id.type},message:"must be integer,null",schema:schema32.allOf[3].then.properties.parent_domain.properties.id.type,parentSchema:schema32.allOf[3].then.properties.parent_domain.properties.id,data:data46};
+if(vErrors === null){
+vErrors = [err96];
+}
+else {
+vErrors.push(err96);
+}
+errors++;
+}
+if((typeof data46 == "number") && (isFinite(data46))){
+if(data46 < 1 || isNaN(data46)){
+const err97 = {instancePath:instancePath+"/parent_domain/id",schemaPath:"#/allOf/3/then/properties/parent_domain/properties/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema32.allOf[3].then.properties.parent_domain.properties.id,data:data46};
+if(vErrors === null){
+vErrors = [err97];
+}
+else {
+vErrors.push(err97);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err98 = {instancePath:instancePath+"/parent_domain",schemaPath:"#/allOf/3/then/properties/parent_domain/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.allOf[3].then.properties.parent_domain.type,parentSchema:schema32.allOf[3].then.properties.parent_domain,data:data44};
+if(vErrors === null){
+vErrors = [err98];
+}
+else {
+vErrors.push(err98);
 }
 errors++;
 }
@@ -4098,19 +4165,19 @@ errors = vErrors.length;
 }
 }
 }
-var _valid3 = _errs95 === errors;
-valid26 = _valid3;
-if(valid26){
+var _valid3 = _errs102 === errors;
+valid29 = _valid3;
+if(valid29){
 var props3 = true;
 }
 }
-if(!valid26){
-const err94 = {instancePath,schemaPath:"#/allOf/3/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[3].if,parentSchema:schema32.allOf[3],data};
+if(!valid29){
+const err99 = {instancePath,schemaPath:"#/allOf/3/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[3].if,parentSchema:schema32.allOf[3],data};
 if(vErrors === null){
-vErrors = [err94];
+vErrors = [err99];
 }
 else {
-vErrors.push(err94);
+vErrors.push(err99);
 }
 errors++;
 }
@@ -4123,95 +4190,13 @@ props0 = props0 || {};
 Object.assign(props0, props3);
 }
 }
-const _errs120 = errors;
-let valid34 = true;
-const _errs121 = errors;
+const _errs127 = errors;
+let valid37 = true;
+const _errs128 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing4;
 if(((data.action === undefined) && (missing4 = "action")) || ((data.type === undefined) && (missing4 = "type"))){
-const err95 = {};
-if(vErrors === null){
-vErrors = [err95];
-}
-else {
-vErrors.push(err95);
-}
-errors++;
-}
-else {
-if(data.action !== undefined){
-const _errs122 = errors;
-if("update" !== data.action){
-const err96 = {};
-if(vErrors === null){
-vErrors = [err96];
-}
-else {
-vErrors.push(err96);
-}
-errors++;
-}
-var valid35 = _errs122 === errors;
-}
-else {
-var valid35 = true;
-}
-if(valid35){
-if(data.type !== undefined){
-const _errs123 = errors;
-if("domain" !== data.type){
-const err97 = {};
-if(vErrors === null){
-vErrors = [err97];
-}
-else {
-vErrors.push(err97);
-}
-errors++;
-}
-var valid35 = _errs123 === errors;
-}
-else {
-var valid35 = true;
-}
-}
-}
-}
-var _valid4 = _errs121 === errors;
-errors = _errs120;
-if(vErrors !== null){
-if(_errs120){
-vErrors.length = _errs120;
-}
-else {
-vErrors = null;
-}
-}
-if(_valid4){
-const _errs124 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.domain_id === undefined){
-const err98 = {instancePath,schemaPath:"#/allOf/4/then/required",keyword:"required",params:{missingProperty: "domain_id"},message:"must have required property '"+"domain_id"+"'",schema:schema32.allOf[4].then.required,parentSchema:schema32.allOf[4].then,data};
-if(vErrors === null){
-vErrors = [err98];
-}
-else {
-vErrors.push(err98);
-}
-errors++;
-}
-if(data.client === undefined){
-const err99 = {instancePath,schemaPath:"#/allOf/4/then/required",keyword:"required",params:{missingProperty: "client"},message:"must have required property '"+"client"+"'",schema:schema32.allOf[4].then.required,parentSchema:schema32.allOf[4].then,data};
-if(vErrors === null){
-vErrors = [err99];
-}
-else {
-vErrors.push(err99);
-}
-errors++;
-}
-if(data.client_id === undefined){
-const err100 = {instancePath,schemaPath:"#/allOf/4/then/required",keyword:"required",params:{missingProperty: "client_id"},message:"must have required property '"+"client_id"+"'",schema:schema32.allOf[4].then.required,parentSchema:schema32.allOf[4].then,data};
+const err100 = {};
 if(vErrors === null){
 vErrors = [err100];
 }
@@ -4220,8 +4205,11 @@ vErrors.push(err100);
 }
 errors++;
 }
-if(data.fields === undefined){
-const err101 = {instancePath,schemaPath:"#/allOf/4/then/required",keyword:"required",params:{missingProperty: "fields"},message:"must have required property '"+"fields"+"'",schema:schema32.allOf[4].then.required,parentSchema:schema32.allOf[4].then,data};
+else {
+if(data.action !== undefined){
+const _errs129 = errors;
+if("update" !== data.action){
+const err101 = {};
 if(vErrors === null){
 vErrors = [err101];
 }
@@ -4230,9 +4218,16 @@ vErrors.push(err101);
 }
 errors++;
 }
-for(const key10 in data){
-if(!(func3.call(schema32.allOf[4].then.properties, key10))){
-const err102 = {instancePath,schemaPath:"#/allOf/4/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[4].then,data};
+var valid38 = _errs129 === errors;
+}
+else {
+var valid38 = true;
+}
+if(valid38){
+if(data.type !== undefined){
+const _errs130 = errors;
+if("domain" !== data.type){
+const err102 = {};
 if(vErrors === null){
 vErrors = [err102];
 }
@@ -4241,11 +4236,29 @@ vErrors.push(err102);
 }
 errors++;
 }
+var valid38 = _errs130 === errors;
 }
-if(data.id !== undefined){
-let data48 = data.id;
-if(typeof data48 !== "string"){
-const err103 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/4/then/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[4].then.properties.id.type,parentSchema:schema32.allOf[4].then.properties.id,data:data48};
+else {
+var valid38 = true;
+}
+}
+}
+}
+var _valid4 = _errs128 === errors;
+errors = _errs127;
+if(vErrors !== null){
+if(_errs127){
+vErrors.length = _errs127;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid4){
+const _errs131 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.domain_id === undefined){
+const err103 = {instancePath,schemaPath:"#/allOf/4/then/required",keyword:"required",params:{missingProperty: "domain_id"},message:"must have required property '"+"domain_id"+"'",schema:schema32.allOf[4].then.required,parentSchema:schema32.allOf[4].then,data};
 if(vErrors === null){
 vErrors = [err103];
 }
@@ -4254,12 +4267,8 @@ vErrors.push(err103);
 }
 errors++;
 }
-}
-if(data.name !== undefined){
-let data49 = data.name;
-if(typeof data49 === "string"){
-if(!pattern14.test(data49)){
-const err104 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/domain/pattern",keyword:"pattern",params:{pattern: "^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema40,data:data49};
+if(data.client === undefined){
+const err104 = {instancePath,schemaPath:"#/allOf/4/then/required",keyword:"required",params:{missingProperty: "client"},message:"must have required property '"+"client"+"'",schema:schema32.allOf[4].then.required,parentSchema:schema32.allOf[4].then,data};
 if(vErrors === null){
 vErrors = [err104];
 }
@@ -4268,9 +4277,8 @@ vErrors.push(err104);
 }
 errors++;
 }
-}
-else {
-const err105 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/domain/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema40.type,parentSchema:schema40,data:data49};
+if(data.client_id === undefined){
+const err105 = {instancePath,schemaPath:"#/allOf/4/then/required",keyword:"required",params:{missingProperty: "client_id"},message:"must have required property '"+"client_id"+"'",schema:schema32.allOf[4].then.required,parentSchema:schema32.allOf[4].then,data};
 if(vErrors === null){
 vErrors = [err105];
 }
@@ -4279,11 +4287,8 @@ vErrors.push(err105);
 }
 errors++;
 }
-}
-if(data.domain_id !== undefined){
-let data50 = data.domain_id;
-if(!(((typeof data50 == "number") && (!(data50 % 1) && !isNaN(data50))) && (isFinite(data50)))){
-const err106 = {instancePath:instancePath+"/domain_id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema35.type,parentSchema:schema35,data:data50};
+if(data.fields === undefined){
+const err106 = {instancePath,schemaPath:"#/allOf/4/then/required",keyword:"required",params:{missingProperty: "fields"},message:"must have required property '"+"fields"+"'",schema:schema32.allOf[4].then.required,parentSchema:schema32.allOf[4].then,data};
 if(vErrors === null){
 vErrors = [err106];
 }
@@ -4292,9 +4297,9 @@ vErrors.push(err106);
 }
 errors++;
 }
-if((typeof data50 == "number") && (isFinite(data50))){
-if(data50 < 1 || isNaN(data50)){
-const err107 = {instancePath:instancePath+"/domain_id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema35,data:data50};
+for(const key12 in data){
+if(!(func3.call(schema32.allOf[4].then.properties, key12))){
+const err107 = {instancePath,schemaPath:"#/allOf/4/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[4].then,data};
 if(vErrors === null){
 vErrors = [err107];
 }
@@ -4304,12 +4309,10 @@ vErrors.push(err107);
 errors++;
 }
 }
-}
-if(data.client !== undefined){
-let data51 = data.client;
-if(typeof data51 === "string"){
-if(!pattern10.test(data51)){
-const err108 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_-]*$"+"\"",schema:"^[a-z][a-z0-9_-]*$",parentSchema:schema33,data:data51};
+if(data.id !== undefined){
+let data50 = data.id;
+if(typeof data50 !== "string"){
+const err108 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/4/then/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[4].then.properties.id.type,parentSchema:schema32.allOf[4].then.properties.id,data:data50};
 if(vErrors === null){
 vErrors = [err108];
 }
@@ -4319,8 +4322,11 @@ vErrors.push(err108);
 errors++;
 }
 }
-else {
-const err109 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data51};
+if(data.name !== undefined){
+let data51 = data.name;
+if(typeof data51 === "string"){
+if(!pattern15.test(data51)){
+const err109 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/domain/pattern",keyword:"pattern",params:{pattern: "^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema41,data:data51};
 if(vErrors === null){
 vErrors = [err109];
 }
@@ -4330,10 +4336,8 @@ vErrors.push(err109);
 errors++;
 }
 }
-if(data.client_id !== undefined){
-let data52 = data.client_id;
-if(!(((typeof data52 == "number") && (!(data52 % 1) && !isNaN(data52))) && (isFinite(data52)))){
-const err110 = {instancePath:instancePath+"/client_id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema35.type,parentSchema:schema35,data:data52};
+else {
+const err110 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/domain/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema41.type,parentSchema:schema41,data:data51};
 if(vErrors === null){
 vErrors = [err110];
 }
@@ -4342,9 +4346,11 @@ vErrors.push(err110);
 }
 errors++;
 }
-if((typeof data52 == "number") && (isFinite(data52))){
-if(data52 < 1 || isNaN(data52)){
-const err111 = {instancePath:instancePath+"/client_id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema35,data:data52};
+}
+if(data.domain_id !== undefined){
+let data52 = data.domain_id;
+if(!(((typeof data52 == "number") && (!(data52 % 1) && !isNaN(data52))) && (isFinite(data52)))){
+const err111 = {instancePath:instancePath+"/domain_id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema35.type,parentSchema:schema35,data:data52};
 if(vErrors === null){
 vErrors = [err111];
 }
@@ -4353,13 +4359,9 @@ vErrors.push(err111);
 }
 errors++;
 }
-}
-}
-if(data.fields !== undefined){
-let data53 = data.fields;
-if(Array.isArray(data53)){
-if(data53.length < 1){
-const err112 = {instancePath:instancePath+"/fields",schemaPath:"#/allOf/4/then/properties/fields/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema32.allOf[4].then.properties.fields,data:data53};
+if((typeof data52 == "number") && (isFinite(data52))){
+if(data52 < 1 || isNaN(data52)){
+const err112 = {instancePath:instancePath+"/domain_id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema35,data:data52};
 if(vErrors === null){
 vErrors = [err112];
 }
@@ -4368,16 +4370,13 @@ vErrors.push(err112);
 }
 errors++;
 }
-const len2 = data53.length;
-for(let i2=0; i2<len2; i2++){
-if(!(validate24(data53[i2], {instancePath:instancePath+"/fields/" + i2,parentData:data53,parentDataProperty:i2,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
-errors = vErrors.length;
 }
 }
-}
-else {
-const err113 = {instancePath:instancePath+"/fields",schemaPath:"#/allOf/4/then/properties/fields/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.allOf[4].then.properties.fields.type,parentSchema:schema32.allOf[4].then.properties.fields,data:data53};
+if(data.client !== undefined){
+let data53 = data.client;
+if(typeof data53 === "string"){
+if(!pattern10.test(data53)){
+const err113 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_-]*$"+"\"",schema:"^[a-z][a-z0-9_-]*$",parentSchema:schema33,data:data53};
 if(vErrors === null){
 vErrors = [err113];
 }
@@ -4387,20 +4386,88 @@ vErrors.push(err113);
 errors++;
 }
 }
-}
-var _valid4 = _errs124 === errors;
-valid34 = _valid4;
-if(valid34){
-var props4 = true;
-}
-}
-if(!valid34){
-const err114 = {instancePath,schemaPath:"#/allOf/4/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[4].if,parentSchema:schema32.allOf[4],data};
+else {
+const err114 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data53};
 if(vErrors === null){
 vErrors = [err114];
 }
 else {
 vErrors.push(err114);
+}
+errors++;
+}
+}
+if(data.client_id !== undefined){
+let data54 = data.client_id;
+if(!(((typeof data54 == "number") && (!(data54 % 1) && !isNaN(data54))) && (isFinite(data54)))){
+const err115 = {instancePath:instancePath+"/client_id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema35.type,parentSchema:schema35,data:data54};
+if(vErrors === null){
+vErrors = [err115];
+}
+else {
+vErrors.push(err115);
+}
+errors++;
+}
+if((typeof data54 == "number") && (isFinite(data54))){
+if(data54 < 1 || isNaN(data54)){
+const err116 = {instancePath:instancePath+"/client_id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema35,data:data54};
+if(vErrors === null){
+vErrors = [err116];
+}
+else {
+vErrors.push(err116);
+}
+errors++;
+}
+}
+}
+if(data.fields !== undefined){
+let data55 = data.fields;
+if(Array.isArray(data55)){
+if(data55.length < 1){
+const err117 = {instancePath:instancePath+"/fields",schemaPath:"#/allOf/4/then/properties/fields/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema32.allOf[4].then.properties.fields,data:data55};
+if(vErrors === null){
+vErrors = [err117];
+}
+else {
+vErrors.push(err117);
+}
+errors++;
+}
+const len2 = data55.length;
+for(let i2=0; i2<len2; i2++){
+if(!(validate24(data55[i2], {instancePath:instancePath+"/fields/" + i2,parentData:data55,parentDataProperty:i2,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err118 = {instancePath:instancePath+"/fields",schemaPath:"#/allOf/4/then/properties/fields/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.allOf[4].then.properties.fields.type,parentSchema:schema32.allOf[4].then.properties.fields,data:data55};
+if(vErrors === null){
+vErrors = [err118];
+}
+else {
+vErrors.push(err118);
+}
+errors++;
+}
+}
+}
+var _valid4 = _errs131 === errors;
+valid37 = _valid4;
+if(valid37){
+var props4 = true;
+}
+}
+if(!valid37){
+const err119 = {instancePath,schemaPath:"#/allOf/4/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[4].if,parentSchema:schema32.allOf[4],data};
+if(vErrors === null){
+vErrors = [err119];
+}
+else {
+vErrors.push(err119);
 }
 errors++;
 }
@@ -4413,95 +4480,13 @@ props0 = props0 || {};
 Object.assign(props0, props4);
 }
 }
-const _errs144 = errors;
-let valid43 = true;
-const _errs145 = errors;
+const _errs151 = errors;
+let valid46 = true;
+const _errs152 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing5;
 if(((data.action === undefined) && (missing5 = "action")) || ((data.type === undefined) && (missing5 = "type"))){
-const err115 = {};
-if(vErrors === null){
-vErrors = [err115];
-}
-else {
-vErrors.push(err115);
-}
-errors++;
-}
-else {
-if(data.action !== undefined){
-const _errs146 = errors;
-if("delete" !== data.action){
-const err116 = {};
-if(vErrors === null){
-vErrors = [err116];
-}
-else {
-vErrors.push(err116);
-}
-errors++;
-}
-var valid44 = _errs146 === errors;
-}
-else {
-var valid44 = true;
-}
-if(valid44){
-if(data.type !== undefined){
-const _errs147 = errors;
-if("domain" !== data.type){
-const err117 = {};
-if(vErrors === null){
-vErrors = [err117];
-}
-else {
-vErrors.push(err117);
-}
-errors++;
-}
-var valid44 = _errs147 === errors;
-}
-else {
-var valid44 = true;
-}
-}
-}
-}
-var _valid5 = _errs145 === errors;
-errors = _errs144;
-if(vErrors !== null){
-if(_errs144){
-vErrors.length = _errs144;
-}
-else {
-vErrors = null;
-}
-}
-if(_valid5){
-const _errs148 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.domain_id === undefined){
-const err118 = {instancePath,schemaPath:"#/allOf/5/then/required",keyword:"required",params:{missingProperty: "domain_id"},message:"must have required property '"+"domain_id"+"'",schema:schema32.allOf[5].then.required,parentSchema:schema32.allOf[5].then,data};
-if(vErrors === null){
-vErrors = [err118];
-}
-else {
-vErrors.push(err118);
-}
-errors++;
-}
-if(data.client === undefined){
-const err119 = {instancePath,schemaPath:"#/allOf/5/then/required",keyword:"required",params:{missingProperty: "client"},message:"must have required property '"+"client"+"'",schema:schema32.allOf[5].then.required,parentSchema:schema32.allOf[5].then,data};
-if(vErrors === null){
-vErrors = [err119];
-}
-else {
-vErrors.push(err119);
-}
-errors++;
-}
-if(data.client_id === undefined){
-const err120 = {instancePath,schemaPath:"#/allOf/5/then/required",keyword:"required",params:{missingProperty: "client_id"},message:"must have required property '"+"client_id"+"'",schema:schema32.allOf[5].then.required,parentSchema:schema32.allOf[5].then,data};
+const err120 = {};
 if(vErrors === null){
 vErrors = [err120];
 }
@@ -4510,8 +4495,11 @@ vErrors.push(err120);
 }
 errors++;
 }
-if(data.subdomains === undefined){
-const err121 = {instancePath,schemaPath:"#/allOf/5/then/required",keyword:"required",params:{missingProperty: "subdomains"},message:"must have required property '"+"subdomains"+"'",schema:schema32.allOf[5].then.required,parentSchema:schema32.allOf[5].then,data};
+else {
+if(data.action !== undefined){
+const _errs153 = errors;
+if("delete" !== data.action){
+const err121 = {};
 if(vErrors === null){
 vErrors = [err121];
 }
@@ -4520,9 +4508,16 @@ vErrors.push(err121);
 }
 errors++;
 }
-for(const key11 in data){
-if(!(func3.call(schema32.allOf[5].then.properties, key11))){
-const err122 = {instancePath,schemaPath:"#/allOf/5/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[5].then,data};
+var valid47 = _errs153 === errors;
+}
+else {
+var valid47 = true;
+}
+if(valid47){
+if(data.type !== undefined){
+const _errs154 = errors;
+if("domain" !== data.type){
+const err122 = {};
 if(vErrors === null){
 vErrors = [err122];
 }
@@ -4531,11 +4526,29 @@ vErrors.push(err122);
 }
 errors++;
 }
+var valid47 = _errs154 === errors;
 }
-if(data.id !== undefined){
-let data57 = data.id;
-if(typeof data57 !== "string"){
-const err123 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/5/then/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[5].then.properties.id.type,parentSchema:schema32.allOf[5].then.properties.id,data:data57};
+else {
+var valid47 = true;
+}
+}
+}
+}
+var _valid5 = _errs152 === errors;
+errors = _errs151;
+if(vErrors !== null){
+if(_errs151){
+vErrors.length = _errs151;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid5){
+const _errs155 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.domain_id === undefined){
+const err123 = {instancePath,schemaPath:"#/allOf/5/then/required",keyword:"required",params:{missingProperty: "domain_id"},message:"must have required property '"+"domain_id"+"'",schema:schema32.allOf[5].then.required,parentSchema:schema32.allOf[5].then,data};
 if(vErrors === null){
 vErrors = [err123];
 }
@@ -4544,12 +4557,8 @@ vErrors.push(err123);
 }
 errors++;
 }
-}
-if(data.name !== undefined){
-let data58 = data.name;
-if(typeof data58 === "string"){
-if(!pattern14.test(data58)){
-const err124 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/domain/pattern",keyword:"pattern",params:{pattern: "^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema40,data:data58};
+if(data.client === undefined){
+const err124 = {instancePath,schemaPath:"#/allOf/5/then/required",keyword:"required",params:{missingProperty: "client"},message:"must have required property '"+"client"+"'",schema:schema32.allOf[5].then.required,parentSchema:schema32.allOf[5].then,data};
 if(vErrors === null){
 vErrors = [err124];
 }
@@ -4558,9 +4567,8 @@ vErrors.push(err124);
 }
 errors++;
 }
-}
-else {
-const err125 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/domain/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema40.type,parentSchema:schema40,data:data58};
+if(data.client_id === undefined){
+const err125 = {instancePath,schemaPath:"#/allOf/5/then/required",keyword:"required",params:{missingProperty: "client_id"},message:"must have required property '"+"client_id"+"'",schema:schema32.allOf[5].then.required,parentSchema:schema32.allOf[5].then,data};
 if(vErrors === null){
 vErrors = [err125];
 }
@@ -4569,11 +4577,8 @@ vErrors.push(err125);
 }
 errors++;
 }
-}
-if(data.domain_id !== undefined){
-let data59 = data.domain_id;
-if(!(((typeof data59 == "number") && (!(data59 % 1) && !isNaN(data59))) && (isFinite(data59)))){
-const err126 = {instancePath:instancePath+"/domain_id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema35.type,parentSchema:schema35,data:data59};
+if(data.subdomains === undefined){
+const err126 = {instancePath,schemaPath:"#/allOf/5/then/required",keyword:"required",params:{missingProperty: "subdomains"},message:"must have required property '"+"subdomains"+"'",schema:schema32.allOf[5].then.required,parentSchema:schema32.allOf[5].then,data};
 if(vErrors === null){
 vErrors = [err126];
 }
@@ -4582,9 +4587,9 @@ vErrors.push(err126);
 }
 errors++;
 }
-if((typeof data59 == "number") && (isFinite(data59))){
-if(data59 < 1 || isNaN(data59)){
-const err127 = {instancePath:instancePath+"/domain_id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema35,data:data59};
+for(const key13 in data){
+if(!(func3.call(schema32.allOf[5].then.properties, key13))){
+const err127 = {instancePath,schemaPath:"#/allOf/5/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key13},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[5].then,data};
 if(vErrors === null){
 vErrors = [err127];
 }
@@ -4594,12 +4599,10 @@ vErrors.push(err127);
 errors++;
 }
 }
-}
-if(data.client !== undefined){
-let data60 = data.client;
-if(typeof data60 === "string"){
-if(!pattern10.test(data60)){
-const err128 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_-]*$"+"\"",schema:"^[a-z][a-z0-9_-]*$",parentSchema:schema33,data:data60};
+if(data.id !== undefined){
+let data59 = data.id;
+if(typeof data59 !== "string"){
+const err128 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/5/then/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[5].then.properties.id.type,parentSchema:schema32.allOf[5].then.properties.id,data:data59};
 if(vErrors === null){
 vErrors = [err128];
 }
@@ -4609,8 +4612,11 @@ vErrors.push(err128);
 errors++;
 }
 }
-else {
-const err129 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data60};
+if(data.name !== undefined){
+let data60 = data.name;
+if(typeof data60 === "string"){
+if(!pattern15.test(data60)){
+const err129 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/domain/pattern",keyword:"pattern",params:{pattern: "^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema41,data:data60};
 if(vErrors === null){
 vErrors = [err129];
 }
@@ -4620,10 +4626,8 @@ vErrors.push(err129);
 errors++;
 }
 }
-if(data.client_id !== undefined){
-let data61 = data.client_id;
-if(!(((typeof data61 == "number") && (!(data61 % 1) && !isNaN(data61))) && (isFinite(data61)))){
-const err130 = {instancePath:instancePath+"/client_id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema35.type,parentSchema:schema35,data:data61};
+else {
+const err130 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/domain/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema41.type,parentSchema:schema41,data:data60};
 if(vErrors === null){
 vErrors = [err130];
 }
@@ -4632,9 +4636,11 @@ vErrors.push(err130);
 }
 errors++;
 }
-if((typeof data61 == "number") && (isFinite(data61))){
-if(data61 < 1 || isNaN(data61)){
-const err131 = {instancePath:instancePath+"/client_id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema35,data:data61};
+}
+if(data.domain_id !== undefined){
+let data61 = data.domain_id;
+if(!(((typeof data61 == "number") && (!(data61 % 1) && !isNaN(data61))) && (isFinite(data61)))){
+const err131 = {instancePath:instancePath+"/domain_id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema35.type,parentSchema:schema35,data:data61};
 if(vErrors === null){
 vErrors = [err131];
 }
@@ -4643,16 +4649,9 @@ vErrors.push(err131);
 }
 errors++;
 }
-}
-}
-if(data.subdomains !== undefined){
-let data62 = data.subdomains;
-if(Array.isArray(data62)){
-const len3 = data62.length;
-for(let i3=0; i3<len3; i3++){
-let data63 = data62[i3];
-if(typeof data63 !== "string"){
-const err132 = {instancePath:instancePath+"/subdomains/" + i3,schemaPath:"#/allOf/5/then/properties/subdomains/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[5].then.properties.subdomains.items.type,parentSchema:schema32.allOf[5].then.properties.subdomains.items,data:data63};
+if((typeof data61 == "number") && (isFinite(data61))){
+if(data61 < 1 || isNaN(data61)){
+const err132 = {instancePath:instancePath+"/domain_id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema35,data:data61};
 if(vErrors === null){
 vErrors = [err132];
 }
@@ -4663,8 +4662,11 @@ errors++;
 }
 }
 }
-else {
-const err133 = {instancePath:instancePath+"/subdomains",schemaPath:"#/allOf/5/then/properties/subdomains/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.allOf[5].then.properties.subdomains.type,parentSchema:schema32.allOf[5].then.properties.subdomains,data:data62};
+if(data.client !== undefined){
+let data62 = data.client;
+if(typeof data62 === "string"){
+if(!pattern10.test(data62)){
+const err133 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_-]*$"+"\"",schema:"^[a-z][a-z0-9_-]*$",parentSchema:schema33,data:data62};
 if(vErrors === null){
 vErrors = [err133];
 }
@@ -4674,14 +4676,8 @@ vErrors.push(err133);
 errors++;
 }
 }
-if(data.takes !== undefined){
-let data64 = data.takes;
-if(data64 && typeof data64 == "object" && !Array.isArray(data64)){
-for(const key12 in data64){
-const _errs171 = errors;
-if(typeof key12 === "string"){
-if(!pattern13.test(key12)){
-const err134 = {instancePath:instancePath+"/takes",schemaPath:"#/$defs/takes/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z_]*$"},message:"must match pattern \""+"^[a-z][a-z_]*$"+"\"",schema:"^[a-z][a-z_]*$",parentSchema:schema38.propertyNames,data:key12,propertyName:key12};
+else {
+const err134 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data62};
 if(vErrors === null){
 vErrors = [err134];
 }
@@ -4691,9 +4687,10 @@ vErrors.push(err134);
 errors++;
 }
 }
-var valid53 = _errs171 === errors;
-if(!valid53){
-const err135 = {instancePath:instancePath+"/takes",schemaPath:"#/$defs/takes/propertyNames",keyword:"propertyNames",params:{propertyName: key12},message:"property name must be valid",schema:schema38.propertyNames,parentSchema:schema38,data:data64};
+if(data.client_id !== undefined){
+let data63 = data.client_id;
+if(!(((typeof data63 == "number") && (!(data63 % 1) && !isNaN(data63))) && (isFinite(data63)))){
+const err135 = {instancePath:instancePath+"/client_id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema35.type,parentSchema:schema35,data:data63};
 if(vErrors === null){
 vErrors = [err135];
 }
@@ -4702,11 +4699,9 @@ vErrors.push(err135);
 }
 errors++;
 }
-}
-for(const key13 in data64){
-let data65 = data64[key13];
-if(!(((typeof data65 == "number") && (!(data65 % 1) && !isNaN(data65))) && (isFinite(data65)))){
-const err136 = {instancePath:instancePath+"/takes/" + key13.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/takes/additionalProperties/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema38.additionalProperties.type,parentSchema:schema38.additionalProperties,data:data65};
+if((typeof data63 == "number") && (isFinite(data63))){
+if(data63 < 1 || isNaN(data63)){
+const err136 = {instancePath:instancePath+"/client_id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema35,data:data63};
 if(vErrors === null){
 vErrors = [err136];
 }
@@ -4715,9 +4710,16 @@ vErrors.push(err136);
 }
 errors++;
 }
-if((typeof data65 == "number") && (isFinite(data65))){
-if(data65 < 0 || isNaN(data65)){
-const err137 = {instancePath:instancePath+"/takes/" + key13.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/takes/additionalProperties/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema38.additionalProperties,data:data65};
+}
+}
+if(data.subdomains !== undefined){
+let data64 = data.subdomains;
+if(Array.isArray(data64)){
+const len3 = data64.length;
+for(let i3=0; i3<len3; i3++){
+let data65 = data64[i3];
+if(typeof data65 !== "string"){
+const err137 = {instancePath:instancePath+"/subdomains/" + i3,schemaPath:"#/allOf/5/then/properties/subdomains/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[5].then.properties.subdomains.items.type,parentSchema:schema32.allOf[5].then.properties.subdomains.items,data:data65};
 if(vErrors === null){
 vErrors = [err137];
 }
@@ -4728,9 +4730,8 @@ errors++;
 }
 }
 }
-}
 else {
-const err138 = {instancePath:instancePath+"/takes",schemaPath:"#/$defs/takes/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema38.type,parentSchema:schema38,data:data64};
+const err138 = {instancePath:instancePath+"/subdomains",schemaPath:"#/allOf/5/then/properties/subdomains/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.allOf[5].then.properties.subdomains.type,parentSchema:schema32.allOf[5].then.properties.subdomains,data:data64};
 if(vErrors === null){
 vErrors = [err138];
 }
@@ -4740,10 +4741,14 @@ vErrors.push(err138);
 errors++;
 }
 }
-if(data.destroys_data !== undefined){
-let data66 = data.destroys_data;
-if(true !== data66){
-const err139 = {instancePath:instancePath+"/destroys_data",schemaPath:"#/$defs/destroysData/const",keyword:"const",params:{allowedValue: true},message:"must be equal to constant",schema:true,parentSchema:schema39,data:data66};
+if(data.takes !== undefined){
+let data66 = data.takes;
+if(data66 && typeof data66 == "object" && !Array.isArray(data66)){
+for(const key14 in data66){
+const _errs178 = errors;
+if(typeof key14 === "string"){
+if(!pattern13.test(key14)){
+const err139 = {instancePath:instancePath+"/takes",schemaPath:"#/$defs/takes/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z_]*$"},message:"must match pattern \""+"^[a-z][a-z_]*$"+"\"",schema:"^[a-z][a-z_]*$",parentSchema:schema38.propertyNames,data:key14,propertyName:key14};
 if(vErrors === null){
 vErrors = [err139];
 }
@@ -4753,20 +4758,148 @@ vErrors.push(err139);
 errors++;
 }
 }
-}
-var _valid5 = _errs148 === errors;
-valid43 = _valid5;
-if(valid43){
-var props5 = true;
-}
-}
-if(!valid43){
-const err140 = {instancePath,schemaPath:"#/allOf/5/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[5].if,parentSchema:schema32.allOf[5],data};
+var valid56 = _errs178 === errors;
+if(!valid56){
+const err140 = {instancePath:instancePath+"/takes",schemaPath:"#/$defs/takes/propertyNames",keyword:"propertyNames",params:{propertyName: key14},message:"property name must be valid",schema:schema38.propertyNames,parentSchema:schema38,data:data66};
 if(vErrors === null){
 vErrors = [err140];
 }
 else {
 vErrors.push(err140);
+}
+errors++;
+}
+}
+for(const key15 in data66){
+let data67 = data66[key15];
+if(!(((typeof data67 == "number") && (!(data67 % 1) && !isNaN(data67))) && (isFinite(data67)))){
+const err141 = {instancePath:instancePath+"/takes/" + key15.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/takes/additionalProperties/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema38.additionalProperties.type,parentSchema:schema38.additionalProperties,data:data67};
+if(vErrors === null){
+vErrors = [err141];
+}
+else {
+vErrors.push(err141);
+}
+errors++;
+}
+if((typeof data67 == "number") && (isFinite(data67))){
+if(data67 < 0 || isNaN(data67)){
+const err142 = {instancePath:instancePath+"/takes/" + key15.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/takes/additionalProperties/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema38.additionalProperties,data:data67};
+if(vErrors === null){
+vErrors = [err142];
+}
+else {
+vErrors.push(err142);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err143 = {instancePath:instancePath+"/takes",schemaPath:"#/$defs/takes/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema38.type,parentSchema:schema38,data:data66};
+if(vErrors === null){
+vErrors = [err143];
+}
+else {
+vErrors.push(err143);
+}
+errors++;
+}
+}
+if(data.takes_unattributed !== undefined){
+let data68 = data.takes_unattributed;
+if(data68 && typeof data68 == "object" && !Array.isArray(data68)){
+for(const key16 in data68){
+const _errs185 = errors;
+if(typeof key16 === "string"){
+if(!pattern13.test(key16)){
+const err144 = {instancePath:instancePath+"/takes_unattributed",schemaPath:"#/$defs/takesUnattributed/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z_]*$"},message:"must match pattern \""+"^[a-z][a-z_]*$"+"\"",schema:"^[a-z][a-z_]*$",parentSchema:schema39.propertyNames,data:key16,propertyName:key16};
+if(vErrors === null){
+vErrors = [err144];
+}
+else {
+vErrors.push(err144);
+}
+errors++;
+}
+}
+var valid59 = _errs185 === errors;
+if(!valid59){
+const err145 = {instancePath:instancePath+"/takes_unattributed",schemaPath:"#/$defs/takesUnattributed/propertyNames",keyword:"propertyNames",params:{propertyName: key16},message:"property name must be valid",schema:schema39.propertyNames,parentSchema:schema39,data:data68};
+if(vErrors === null){
+vErrors = [err145];
+}
+else {
+vErrors.push(err145);
+}
+errors++;
+}
+}
+for(const key17 in data68){
+let data69 = data68[key17];
+if(!(((typeof data69 == "number") && (!(data69 % 1) && !isNaN(data69))) && (isFinite(data69)))){
+const err146 = {instancePath:instancePath+"/takes_unattributed/" + key17.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/takesUnattributed/additionalProperties/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema39.additionalProperties.type,parentSchema:schema39.additionalProperties,data:data69};
+if(vErrors === null){
+vErrors = [err146];
+}
+else {
+vErrors.push(err146);
+}
+errors++;
+}
+if((typeof data69 == "number") && (isFinite(data69))){
+if(data69 < 1 || isNaN(data69)){
+const err147 = {instancePath:instancePath+"/takes_unattributed/" + key17.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/takesUnattributed/additionalProperties/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema39.additionalProperties,data:data69};
+if(vErrors === null){
+vErrors = [err147];
+}
+else {
+vErrors.push(err147);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err148 = {instancePath:instancePath+"/takes_unattributed",schemaPath:"#/$defs/takesUnattributed/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema39.type,parentSchema:schema39,data:data68};
+if(vErrors === null){
+vErrors = [err148];
+}
+else {
+vErrors.push(err148);
+}
+errors++;
+}
+}
+if(data.destroys_data !== undefined){
+let data70 = data.destroys_data;
+if(true !== data70){
+const err149 = {instancePath:instancePath+"/destroys_data",schemaPath:"#/$defs/destroysData/const",keyword:"const",params:{allowedValue: true},message:"must be equal to constant",schema:true,parentSchema:schema40,data:data70};
+if(vErrors === null){
+vErrors = [err149];
+}
+else {
+vErrors.push(err149);
+}
+errors++;
+}
+}
+}
+var _valid5 = _errs155 === errors;
+valid46 = _valid5;
+if(valid46){
+var props5 = true;
+}
+}
+if(!valid46){
+const err150 = {instancePath,schemaPath:"#/allOf/5/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[5].if,parentSchema:schema32.allOf[5],data};
+if(vErrors === null){
+vErrors = [err150];
+}
+else {
+vErrors.push(err150);
 }
 errors++;
 }
@@ -4779,146 +4912,13 @@ props0 = props0 || {};
 Object.assign(props0, props5);
 }
 }
-const _errs178 = errors;
-let valid56 = true;
-const _errs179 = errors;
+const _errs192 = errors;
+let valid62 = true;
+const _errs193 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing6;
 if(((data.action === undefined) && (missing6 = "action")) || ((data.type === undefined) && (missing6 = "type"))){
-const err141 = {};
-if(vErrors === null){
-vErrors = [err141];
-}
-else {
-vErrors.push(err141);
-}
-errors++;
-}
-else {
-if(data.action !== undefined){
-const _errs180 = errors;
-if("update" !== data.action){
-const err142 = {};
-if(vErrors === null){
-vErrors = [err142];
-}
-else {
-vErrors.push(err142);
-}
-errors++;
-}
-var valid57 = _errs180 === errors;
-}
-else {
-var valid57 = true;
-}
-if(valid57){
-if(data.type !== undefined){
-const _errs181 = errors;
-if("dns_zone" !== data.type){
-const err143 = {};
-if(vErrors === null){
-vErrors = [err143];
-}
-else {
-vErrors.push(err143);
-}
-errors++;
-}
-var valid57 = _errs181 === errors;
-}
-else {
-var valid57 = true;
-}
-}
-}
-}
-var _valid6 = _errs179 === errors;
-errors = _errs178;
-if(vErrors !== null){
-if(_errs178){
-vErrors.length = _errs178;
-}
-else {
-vErrors = null;
-}
-}
-if(_valid6){
-const _errs182 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.client === undefined){
-const err144 = {instancePath,schemaPath:"#/allOf/6/then/required",keyword:"required",params:{missingProperty: "client"},message:"must have required property '"+"client"+"'",schema:schema32.allOf[6].then.required,parentSchema:schema32.allOf[6].then,data};
-if(vErrors === null){
-vErrors = [err144];
-}
-else {
-vErrors.push(err144);
-}
-errors++;
-}
-if(data.domain_id === undefined){
-const err145 = {instancePath,schemaPath:"#/allOf/6/then/required",keyword:"required",params:{missingProperty: "domain_id"},message:"must have required property '"+"domain_id"+"'",schema:schema32.allOf[6].then.required,parentSchema:schema32.allOf[6].then,data};
-if(vErrors === null){
-vErrors = [err145];
-}
-else {
-vErrors.push(err145);
-}
-errors++;
-}
-if(data.records === undefined){
-const err146 = {instancePath,schemaPath:"#/allOf/6/then/required",keyword:"required",params:{missingProperty: "records"},message:"must have required property '"+"records"+"'",schema:schema32.allOf[6].then.required,parentSchema:schema32.allOf[6].then,data};
-if(vErrors === null){
-vErrors = [err146];
-}
-else {
-vErrors.push(err146);
-}
-errors++;
-}
-if(data.prune === undefined){
-const err147 = {instancePath,schemaPath:"#/allOf/6/then/required",keyword:"required",params:{missingProperty: "prune"},message:"must have required property '"+"prune"+"'",schema:schema32.allOf[6].then.required,parentSchema:schema32.allOf[6].then,data};
-if(vErrors === null){
-vErrors = [err147];
-}
-else {
-vErrors.push(err147);
-}
-errors++;
-}
-if(data.keep === undefined){
-const err148 = {instancePath,schemaPath:"#/allOf/6/then/required",keyword:"required",params:{missingProperty: "keep"},message:"must have required property '"+"keep"+"'",schema:schema32.allOf[6].then.required,parentSchema:schema32.allOf[6].then,data};
-if(vErrors === null){
-vErrors = [err148];
-}
-else {
-vErrors.push(err148);
-}
-errors++;
-}
-if(data.makes_custom === undefined){
-const err149 = {instancePath,schemaPath:"#/allOf/6/then/required",keyword:"required",params:{missingProperty: "makes_custom"},message:"must have required property '"+"makes_custom"+"'",schema:schema32.allOf[6].then.required,parentSchema:schema32.allOf[6].then,data};
-if(vErrors === null){
-vErrors = [err149];
-}
-else {
-vErrors.push(err149);
-}
-errors++;
-}
-if(data.zone_digest === undefined){
-const err150 = {instancePath,schemaPath:"#/allOf/6/then/required",keyword:"required",params:{missingProperty: "zone_digest"},message:"must have required property '"+"zone_digest"+"'",schema:schema32.allOf[6].then.required,parentSchema:schema32.allOf[6].then,data};
-if(vErrors === null){
-vErrors = [err150];
-}
-else {
-vErrors.push(err150);
-}
-errors++;
-}
-for(const key14 in data){
-if(!(func3.call(schema32.allOf[6].then.properties, key14))){
-const err151 = {instancePath,schemaPath:"#/allOf/6/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key14},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[6].then,data};
+const err151 = {};
 if(vErrors === null){
 vErrors = [err151];
 }
@@ -4927,11 +4927,11 @@ vErrors.push(err151);
 }
 errors++;
 }
-}
-if(data.id !== undefined){
-let data69 = data.id;
-if(typeof data69 !== "string"){
-const err152 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/6/then/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[6].then.properties.id.type,parentSchema:schema32.allOf[6].then.properties.id,data:data69};
+else {
+if(data.action !== undefined){
+const _errs194 = errors;
+if("update" !== data.action){
+const err152 = {};
 if(vErrors === null){
 vErrors = [err152];
 }
@@ -4940,12 +4940,16 @@ vErrors.push(err152);
 }
 errors++;
 }
+var valid63 = _errs194 === errors;
 }
-if(data.name !== undefined){
-let data70 = data.name;
-if(typeof data70 === "string"){
-if(!pattern14.test(data70)){
-const err153 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/domain/pattern",keyword:"pattern",params:{pattern: "^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema40,data:data70};
+else {
+var valid63 = true;
+}
+if(valid63){
+if(data.type !== undefined){
+const _errs195 = errors;
+if("dns_zone" !== data.type){
+const err153 = {};
 if(vErrors === null){
 vErrors = [err153];
 }
@@ -4954,9 +4958,29 @@ vErrors.push(err153);
 }
 errors++;
 }
+var valid63 = _errs195 === errors;
 }
 else {
-const err154 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/domain/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema40.type,parentSchema:schema40,data:data70};
+var valid63 = true;
+}
+}
+}
+}
+var _valid6 = _errs193 === errors;
+errors = _errs192;
+if(vErrors !== null){
+if(_errs192){
+vErrors.length = _errs192;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid6){
+const _errs196 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.client === undefined){
+const err154 = {instancePath,schemaPath:"#/allOf/6/then/required",keyword:"required",params:{missingProperty: "client"},message:"must have required property '"+"client"+"'",schema:schema32.allOf[6].then.required,parentSchema:schema32.allOf[6].then,data};
 if(vErrors === null){
 vErrors = [err154];
 }
@@ -4965,12 +4989,8 @@ vErrors.push(err154);
 }
 errors++;
 }
-}
-if(data.client !== undefined){
-let data71 = data.client;
-if(typeof data71 === "string"){
-if(!pattern10.test(data71)){
-const err155 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_-]*$"+"\"",schema:"^[a-z][a-z0-9_-]*$",parentSchema:schema33,data:data71};
+if(data.domain_id === undefined){
+const err155 = {instancePath,schemaPath:"#/allOf/6/then/required",keyword:"required",params:{missingProperty: "domain_id"},message:"must have required property '"+"domain_id"+"'",schema:schema32.allOf[6].then.required,parentSchema:schema32.allOf[6].then,data};
 if(vErrors === null){
 vErrors = [err155];
 }
@@ -4979,9 +4999,8 @@ vErrors.push(err155);
 }
 errors++;
 }
-}
-else {
-const err156 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data71};
+if(data.records === undefined){
+const err156 = {instancePath,schemaPath:"#/allOf/6/then/required",keyword:"required",params:{missingProperty: "records"},message:"must have required property '"+"records"+"'",schema:schema32.allOf[6].then.required,parentSchema:schema32.allOf[6].then,data};
 if(vErrors === null){
 vErrors = [err156];
 }
@@ -4990,11 +5009,8 @@ vErrors.push(err156);
 }
 errors++;
 }
-}
-if(data.domain_id !== undefined){
-let data72 = data.domain_id;
-if((!(((typeof data72 == "number") && (!(data72 % 1) && !isNaN(data72))) && (isFinite(data72)))) && (data72 !== null)){
-const err157 = {instancePath:instancePath+"/domain_id",schemaPath:"#/allOf/6/then/properties/domain_id/type",keyword:"type",params:{type: schema32.allOf[6].then.properties.domain_id.type},message:"must be integer,null",schema:schema32.allOf[6].then.properties.domain_id.type,parentSchema:schema32.allOf[6].then.properties.domain_id,data:data72};
+if(data.prune === undefined){
+const err157 = {instancePath,schemaPath:"#/allOf/6/then/required",keyword:"required",params:{missingProperty: "prune"},message:"must have required property '"+"prune"+"'",schema:schema32.allOf[6].then.required,parentSchema:schema32.allOf[6].then,data};
 if(vErrors === null){
 vErrors = [err157];
 }
@@ -5003,9 +5019,8 @@ vErrors.push(err157);
 }
 errors++;
 }
-if((typeof data72 == "number") && (isFinite(data72))){
-if(data72 < 1 || isNaN(data72)){
-const err158 = {instancePath:instancePath+"/domain_id",schemaPath:"#/allOf/6/then/properties/domain_id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema32.allOf[6].then.properties.domain_id,data:data72};
+if(data.keep === undefined){
+const err158 = {instancePath,schemaPath:"#/allOf/6/then/required",keyword:"required",params:{missingProperty: "keep"},message:"must have required property '"+"keep"+"'",schema:schema32.allOf[6].then.required,parentSchema:schema32.allOf[6].then,data};
 if(vErrors === null){
 vErrors = [err158];
 }
@@ -5014,17 +5029,8 @@ vErrors.push(err158);
 }
 errors++;
 }
-}
-}
-if(data.records !== undefined){
-let data73 = data.records;
-if(Array.isArray(data73)){
-const len4 = data73.length;
-for(let i4=0; i4<len4; i4++){
-let data74 = data73[i4];
-if(data74 && typeof data74 == "object" && !Array.isArray(data74)){
-if(data74.op === undefined){
-const err159 = {instancePath:instancePath+"/records/" + i4,schemaPath:"#/$defs/recordOp/required",keyword:"required",params:{missingProperty: "op"},message:"must have required property '"+"op"+"'",schema:schema67.required,parentSchema:schema67,data:data74};
+if(data.makes_custom === undefined){
+const err159 = {instancePath,schemaPath:"#/allOf/6/then/required",keyword:"required",params:{missingProperty: "makes_custom"},message:"must have required property '"+"makes_custom"+"'",schema:schema32.allOf[6].then.required,parentSchema:schema32.allOf[6].then,data};
 if(vErrors === null){
 vErrors = [err159];
 }
@@ -5033,8 +5039,8 @@ vErrors.push(err159);
 }
 errors++;
 }
-if(data74.host === undefined){
-const err160 = {instancePath:instancePath+"/records/" + i4,schemaPath:"#/$defs/recordOp/required",keyword:"required",params:{missingProperty: "host"},message:"must have required property '"+"host"+"'",schema:schema67.required,parentSchema:schema67,data:data74};
+if(data.zone_digest === undefined){
+const err160 = {instancePath,schemaPath:"#/allOf/6/then/required",keyword:"required",params:{missingProperty: "zone_digest"},message:"must have required property '"+"zone_digest"+"'",schema:schema32.allOf[6].then.required,parentSchema:schema32.allOf[6].then,data};
 if(vErrors === null){
 vErrors = [err160];
 }
@@ -5043,8 +5049,9 @@ vErrors.push(err160);
 }
 errors++;
 }
-if(data74.type === undefined){
-const err161 = {instancePath:instancePath+"/records/" + i4,schemaPath:"#/$defs/recordOp/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema67.required,parentSchema:schema67,data:data74};
+for(const key18 in data){
+if(!(func3.call(schema32.allOf[6].then.properties, key18))){
+const err161 = {instancePath,schemaPath:"#/allOf/6/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key18},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[6].then,data};
 if(vErrors === null){
 vErrors = [err161];
 }
@@ -5053,8 +5060,11 @@ vErrors.push(err161);
 }
 errors++;
 }
-if(data74.value === undefined){
-const err162 = {instancePath:instancePath+"/records/" + i4,schemaPath:"#/$defs/recordOp/required",keyword:"required",params:{missingProperty: "value"},message:"must have required property '"+"value"+"'",schema:schema67.required,parentSchema:schema67,data:data74};
+}
+if(data.id !== undefined){
+let data73 = data.id;
+if(typeof data73 !== "string"){
+const err162 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/6/then/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[6].then.properties.id.type,parentSchema:schema32.allOf[6].then.properties.id,data:data73};
 if(vErrors === null){
 vErrors = [err162];
 }
@@ -5063,8 +5073,12 @@ vErrors.push(err162);
 }
 errors++;
 }
-if(data74.ttl === undefined){
-const err163 = {instancePath:instancePath+"/records/" + i4,schemaPath:"#/$defs/recordOp/required",keyword:"required",params:{missingProperty: "ttl"},message:"must have required property '"+"ttl"+"'",schema:schema67.required,parentSchema:schema67,data:data74};
+}
+if(data.name !== undefined){
+let data74 = data.name;
+if(typeof data74 === "string"){
+if(!pattern15.test(data74)){
+const err163 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/domain/pattern",keyword:"pattern",params:{pattern: "^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema41,data:data74};
 if(vErrors === null){
 vErrors = [err163];
 }
@@ -5073,9 +5087,9 @@ vErrors.push(err163);
 }
 errors++;
 }
-for(const key15 in data74){
-if(!((((((key15 === "op") || (key15 === "host")) || (key15 === "type")) || (key15 === "value")) || (key15 === "ttl")) || (key15 === "ttl_before"))){
-const err164 = {instancePath:instancePath+"/records/" + i4,schemaPath:"#/$defs/recordOp/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key15},message:"must NOT have additional properties",schema:false,parentSchema:schema67,data:data74};
+}
+else {
+const err164 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/domain/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema41.type,parentSchema:schema41,data:data74};
 if(vErrors === null){
 vErrors = [err164];
 }
@@ -5085,10 +5099,11 @@ vErrors.push(err164);
 errors++;
 }
 }
-if(data74.op !== undefined){
-let data75 = data74.op;
-if(!(((data75 === "add") || (data75 === "remove")) || (data75 === "update"))){
-const err165 = {instancePath:instancePath+"/records/" + i4+"/op",schemaPath:"#/$defs/recordOp/properties/op/enum",keyword:"enum",params:{allowedValues: schema67.properties.op.enum},message:"must be equal to one of the allowed values",schema:schema67.properties.op.enum,parentSchema:schema67.properties.op,data:data75};
+if(data.client !== undefined){
+let data75 = data.client;
+if(typeof data75 === "string"){
+if(!pattern10.test(data75)){
+const err165 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_-]*$"+"\"",schema:"^[a-z][a-z0-9_-]*$",parentSchema:schema33,data:data75};
 if(vErrors === null){
 vErrors = [err165];
 }
@@ -5098,10 +5113,8 @@ vErrors.push(err165);
 errors++;
 }
 }
-if(data74.host !== undefined){
-let data76 = data74.host;
-if(typeof data76 !== "string"){
-const err166 = {instancePath:instancePath+"/records/" + i4+"/host",schemaPath:"#/$defs/recordOp/properties/host/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema67.properties.host.type,parentSchema:schema67.properties.host,data:data76};
+else {
+const err166 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data75};
 if(vErrors === null){
 vErrors = [err166];
 }
@@ -5111,10 +5124,10 @@ vErrors.push(err166);
 errors++;
 }
 }
-if(data74.type !== undefined){
-let data77 = data74.type;
-if(typeof data77 !== "string"){
-const err167 = {instancePath:instancePath+"/records/" + i4+"/type",schemaPath:"#/$defs/recordOp/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema67.properties.type.type,parentSchema:schema67.properties.type,data:data77};
+if(data.domain_id !== undefined){
+let data76 = data.domain_id;
+if((!(((typeof data76 == "number") && (!(data76 % 1) && !isNaN(data76))) && (isFinite(data76)))) && (data76 !== null)){
+const err167 = {instancePath:instancePath+"/domain_id",schemaPath:"#/allOf/6/then/properties/domain_id/type",keyword:"type",params:{type: schema32.allOf[6].then.properties.domain_id.type},message:"must be integer,null",schema:schema32.allOf[6].then.properties.domain_id.type,parentSchema:schema32.allOf[6].then.properties.domain_id,data:data76};
 if(vErrors === null){
 vErrors = [err167];
 }
@@ -5123,11 +5136,9 @@ vErrors.push(err167);
 }
 errors++;
 }
-}
-if(data74.value !== undefined){
-let data78 = data74.value;
-if(typeof data78 !== "string"){
-const err168 = {instancePath:instancePath+"/records/" + i4+"/value",schemaPath:"#/$defs/recordOp/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema67.properties.value.type,parentSchema:schema67.properties.value,data:data78};
+if((typeof data76 == "number") && (isFinite(data76))){
+if(data76 < 1 || isNaN(data76)){
+const err168 = {instancePath:instancePath+"/domain_id",schemaPath:"#/allOf/6/then/properties/domain_id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema32.allOf[6].then.properties.domain_id,data:data76};
 if(vErrors === null){
 vErrors = [err168];
 }
@@ -5137,10 +5148,16 @@ vErrors.push(err168);
 errors++;
 }
 }
-if(data74.ttl !== undefined){
-let data79 = data74.ttl;
-if(!(((typeof data79 == "number") && (!(data79 % 1) && !isNaN(data79))) && (isFinite(data79)))){
-const err169 = {instancePath:instancePath+"/records/" + i4+"/ttl",schemaPath:"#/$defs/recordOp/properties/ttl/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema67.properties.ttl.type,parentSchema:schema67.properties.ttl,data:data79};
+}
+if(data.records !== undefined){
+let data77 = data.records;
+if(Array.isArray(data77)){
+const len4 = data77.length;
+for(let i4=0; i4<len4; i4++){
+let data78 = data77[i4];
+if(data78 && typeof data78 == "object" && !Array.isArray(data78)){
+if(data78.op === undefined){
+const err169 = {instancePath:instancePath+"/records/" + i4,schemaPath:"#/$defs/recordOp/required",keyword:"required",params:{missingProperty: "op"},message:"must have required property '"+"op"+"'",schema:schema69.required,parentSchema:schema69,data:data78};
 if(vErrors === null){
 vErrors = [err169];
 }
@@ -5149,9 +5166,8 @@ vErrors.push(err169);
 }
 errors++;
 }
-if((typeof data79 == "number") && (isFinite(data79))){
-if(data79 < 0 || isNaN(data79)){
-const err170 = {instancePath:instancePath+"/records/" + i4+"/ttl",schemaPath:"#/$defs/recordOp/properties/ttl/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema67.properties.ttl,data:data79};
+if(data78.host === undefined){
+const err170 = {instancePath:instancePath+"/records/" + i4,schemaPath:"#/$defs/recordOp/required",keyword:"required",params:{missingProperty: "host"},message:"must have required property '"+"host"+"'",schema:schema69.required,parentSchema:schema69,data:data78};
 if(vErrors === null){
 vErrors = [err170];
 }
@@ -5160,12 +5176,8 @@ vErrors.push(err170);
 }
 errors++;
 }
-}
-}
-if(data74.ttl_before !== undefined){
-let data80 = data74.ttl_before;
-if(!(((typeof data80 == "number") && (!(data80 % 1) && !isNaN(data80))) && (isFinite(data80)))){
-const err171 = {instancePath:instancePath+"/records/" + i4+"/ttl_before",schemaPath:"#/$defs/recordOp/properties/ttl_before/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema67.properties.ttl_before.type,parentSchema:schema67.properties.ttl_before,data:data80};
+if(data78.type === undefined){
+const err171 = {instancePath:instancePath+"/records/" + i4,schemaPath:"#/$defs/recordOp/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema69.required,parentSchema:schema69,data:data78};
 if(vErrors === null){
 vErrors = [err171];
 }
@@ -5174,9 +5186,8 @@ vErrors.push(err171);
 }
 errors++;
 }
-if((typeof data80 == "number") && (isFinite(data80))){
-if(data80 < 0 || isNaN(data80)){
-const err172 = {instancePath:instancePath+"/records/" + i4+"/ttl_before",schemaPath:"#/$defs/recordOp/properties/ttl_before/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema67.properties.ttl_before,data:data80};
+if(data78.value === undefined){
+const err172 = {instancePath:instancePath+"/records/" + i4,schemaPath:"#/$defs/recordOp/required",keyword:"required",params:{missingProperty: "value"},message:"must have required property '"+"value"+"'",schema:schema69.required,parentSchema:schema69,data:data78};
 if(vErrors === null){
 vErrors = [err172];
 }
@@ -5185,11 +5196,8 @@ vErrors.push(err172);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err173 = {instancePath:instancePath+"/records/" + i4,schemaPath:"#/$defs/recordOp/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema67.type,parentSchema:schema67,data:data74};
+if(data78.ttl === undefined){
+const err173 = {instancePath:instancePath+"/records/" + i4,schemaPath:"#/$defs/recordOp/required",keyword:"required",params:{missingProperty: "ttl"},message:"must have required property '"+"ttl"+"'",schema:schema69.required,parentSchema:schema69,data:data78};
 if(vErrors === null){
 vErrors = [err173];
 }
@@ -5198,10 +5206,9 @@ vErrors.push(err173);
 }
 errors++;
 }
-}
-}
-else {
-const err174 = {instancePath:instancePath+"/records",schemaPath:"#/allOf/6/then/properties/records/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.allOf[6].then.properties.records.type,parentSchema:schema32.allOf[6].then.properties.records,data:data73};
+for(const key19 in data78){
+if(!((((((key19 === "op") || (key19 === "host")) || (key19 === "type")) || (key19 === "value")) || (key19 === "ttl")) || (key19 === "ttl_before"))){
+const err174 = {instancePath:instancePath+"/records/" + i4,schemaPath:"#/$defs/recordOp/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key19},message:"must NOT have additional properties",schema:false,parentSchema:schema69,data:data78};
 if(vErrors === null){
 vErrors = [err174];
 }
@@ -5211,10 +5218,10 @@ vErrors.push(err174);
 errors++;
 }
 }
-if(data.prune !== undefined){
-let data81 = data.prune;
-if(typeof data81 !== "boolean"){
-const err175 = {instancePath:instancePath+"/prune",schemaPath:"#/allOf/6/then/properties/prune/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema32.allOf[6].then.properties.prune.type,parentSchema:schema32.allOf[6].then.properties.prune,data:data81};
+if(data78.op !== undefined){
+let data79 = data78.op;
+if(!(((data79 === "add") || (data79 === "remove")) || (data79 === "update"))){
+const err175 = {instancePath:instancePath+"/records/" + i4+"/op",schemaPath:"#/$defs/recordOp/properties/op/enum",keyword:"enum",params:{allowedValues: schema69.properties.op.enum},message:"must be equal to one of the allowed values",schema:schema69.properties.op.enum,parentSchema:schema69.properties.op,data:data79};
 if(vErrors === null){
 vErrors = [err175];
 }
@@ -5224,14 +5231,10 @@ vErrors.push(err175);
 errors++;
 }
 }
-if(data.keep !== undefined){
-let data82 = data.keep;
-if(Array.isArray(data82)){
-const len5 = data82.length;
-for(let i5=0; i5<len5; i5++){
-let data83 = data82[i5];
-if(typeof data83 !== "string"){
-const err176 = {instancePath:instancePath+"/keep/" + i5,schemaPath:"#/allOf/6/then/properties/keep/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[6].then.properties.keep.items.type,parentSchema:schema32.allOf[6].then.properties.keep.items,data:data83};
+if(data78.host !== undefined){
+let data80 = data78.host;
+if(typeof data80 !== "string"){
+const err176 = {instancePath:instancePath+"/records/" + i4+"/host",schemaPath:"#/$defs/recordOp/properties/host/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema69.properties.host.type,parentSchema:schema69.properties.host,data:data80};
 if(vErrors === null){
 vErrors = [err176];
 }
@@ -5241,9 +5244,10 @@ vErrors.push(err176);
 errors++;
 }
 }
-}
-else {
-const err177 = {instancePath:instancePath+"/keep",schemaPath:"#/allOf/6/then/properties/keep/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.allOf[6].then.properties.keep.type,parentSchema:schema32.allOf[6].then.properties.keep,data:data82};
+if(data78.type !== undefined){
+let data81 = data78.type;
+if(typeof data81 !== "string"){
+const err177 = {instancePath:instancePath+"/records/" + i4+"/type",schemaPath:"#/$defs/recordOp/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema69.properties.type.type,parentSchema:schema69.properties.type,data:data81};
 if(vErrors === null){
 vErrors = [err177];
 }
@@ -5253,10 +5257,10 @@ vErrors.push(err177);
 errors++;
 }
 }
-if(data.makes_custom !== undefined){
-let data84 = data.makes_custom;
-if(typeof data84 !== "boolean"){
-const err178 = {instancePath:instancePath+"/makes_custom",schemaPath:"#/allOf/6/then/properties/makes_custom/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema32.allOf[6].then.properties.makes_custom.type,parentSchema:schema32.allOf[6].then.properties.makes_custom,data:data84};
+if(data78.value !== undefined){
+let data82 = data78.value;
+if(typeof data82 !== "string"){
+const err178 = {instancePath:instancePath+"/records/" + i4+"/value",schemaPath:"#/$defs/recordOp/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema69.properties.value.type,parentSchema:schema69.properties.value,data:data82};
 if(vErrors === null){
 vErrors = [err178];
 }
@@ -5266,10 +5270,10 @@ vErrors.push(err178);
 errors++;
 }
 }
-if(data.zone_digest !== undefined){
-let data85 = data.zone_digest;
-if((typeof data85 !== "string") && (data85 !== null)){
-const err179 = {instancePath:instancePath+"/zone_digest",schemaPath:"#/allOf/6/then/properties/zone_digest/type",keyword:"type",params:{type: schema32.allOf[6].then.properties.zone_digest.type},message:"must be string,null",schema:schema32.allOf[6].then.properties.zone_digest.type,parentSchema:schema32.allOf[6].then.properties.zone_digest,data:data85};
+if(data78.ttl !== undefined){
+let data83 = data78.ttl;
+if(!(((typeof data83 == "number") && (!(data83 % 1) && !isNaN(data83))) && (isFinite(data83)))){
+const err179 = {instancePath:instancePath+"/records/" + i4+"/ttl",schemaPath:"#/$defs/recordOp/properties/ttl/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema69.properties.ttl.type,parentSchema:schema69.properties.ttl,data:data83};
 if(vErrors === null){
 vErrors = [err179];
 }
@@ -5278,9 +5282,9 @@ vErrors.push(err179);
 }
 errors++;
 }
-if(typeof data85 === "string"){
-if(!pattern8.test(data85)){
-const err180 = {instancePath:instancePath+"/zone_digest",schemaPath:"#/allOf/6/then/properties/zone_digest/pattern",keyword:"pattern",params:{pattern: "^sha256:[0-9a-f]{64}$"},message:"must match pattern \""+"^sha256:[0-9a-f]{64}$"+"\"",schema:"^sha256:[0-9a-f]{64}$",parentSchema:schema32.allOf[6].then.properties.zone_digest,data:data85};
+if((typeof data83 == "number") && (isFinite(data83))){
+if(data83 < 0 || isNaN(data83)){
+const err180 = {instancePath:instancePath+"/records/" + i4+"/ttl",schemaPath:"#/$defs/recordOp/properties/ttl/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema69.properties.ttl,data:data83};
 if(vErrors === null){
 vErrors = [err180];
 }
@@ -5291,20 +5295,149 @@ errors++;
 }
 }
 }
-}
-var _valid6 = _errs182 === errors;
-valid56 = _valid6;
-if(valid56){
-var props6 = true;
-}
-}
-if(!valid56){
-const err181 = {instancePath,schemaPath:"#/allOf/6/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[6].if,parentSchema:schema32.allOf[6],data};
+if(data78.ttl_before !== undefined){
+let data84 = data78.ttl_before;
+if(!(((typeof data84 == "number") && (!(data84 % 1) && !isNaN(data84))) && (isFinite(data84)))){
+const err181 = {instancePath:instancePath+"/records/" + i4+"/ttl_before",schemaPath:"#/$defs/recordOp/properties/ttl_before/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema69.properties.ttl_before.type,parentSchema:schema69.properties.ttl_before,data:data84};
 if(vErrors === null){
 vErrors = [err181];
 }
 else {
 vErrors.push(err181);
+}
+errors++;
+}
+if((typeof data84 == "number") && (isFinite(data84))){
+if(data84 < 0 || isNaN(data84)){
+const err182 = {instancePath:instancePath+"/records/" + i4+"/ttl_before",schemaPath:"#/$defs/recordOp/properties/ttl_before/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema69.properties.ttl_before,data:data84};
+if(vErrors === null){
+vErrors = [err182];
+}
+else {
+vErrors.push(err182);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err183 = {instancePath:instancePath+"/records/" + i4,schemaPath:"#/$defs/recordOp/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema69.type,parentSchema:schema69,data:data78};
+if(vErrors === null){
+vErrors = [err183];
+}
+else {
+vErrors.push(err183);
+}
+errors++;
+}
+}
+}
+else {
+const err184 = {instancePath:instancePath+"/records",schemaPath:"#/allOf/6/then/properties/records/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.allOf[6].then.properties.records.type,parentSchema:schema32.allOf[6].then.properties.records,data:data77};
+if(vErrors === null){
+vErrors = [err184];
+}
+else {
+vErrors.push(err184);
+}
+errors++;
+}
+}
+if(data.prune !== undefined){
+let data85 = data.prune;
+if(typeof data85 !== "boolean"){
+const err185 = {instancePath:instancePath+"/prune",schemaPath:"#/allOf/6/then/properties/prune/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema32.allOf[6].then.properties.prune.type,parentSchema:schema32.allOf[6].then.properties.prune,data:data85};
+if(vErrors === null){
+vErrors = [err185];
+}
+else {
+vErrors.push(err185);
+}
+errors++;
+}
+}
+if(data.keep !== undefined){
+let data86 = data.keep;
+if(Array.isArray(data86)){
+const len5 = data86.length;
+for(let i5=0; i5<len5; i5++){
+let data87 = data86[i5];
+if(typeof data87 !== "string"){
+const err186 = {instancePath:instancePath+"/keep/" + i5,schemaPath:"#/allOf/6/then/properties/keep/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[6].then.properties.keep.items.type,parentSchema:schema32.allOf[6].then.properties.keep.items,data:data87};
+if(vErrors === null){
+vErrors = [err186];
+}
+else {
+vErrors.push(err186);
+}
+errors++;
+}
+}
+}
+else {
+const err187 = {instancePath:instancePath+"/keep",schemaPath:"#/allOf/6/then/properties/keep/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.allOf[6].then.properties.keep.type,parentSchema:schema32.allOf[6].then.properties.keep,data:data86};
+if(vErrors === null){
+vErrors = [err187];
+}
+else {
+vErrors.push(err187);
+}
+errors++;
+}
+}
+if(data.makes_custom !== undefined){
+let data88 = data.makes_custom;
+if(typeof data88 !== "boolean"){
+const err188 = {instancePath:instancePath+"/makes_custom",schemaPath:"#/allOf/6/then/properties/makes_custom/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema32.allOf[6].then.properties.makes_custom.type,parentSchema:schema32.allOf[6].then.properties.makes_custom,data:data88};
+if(vErrors === null){
+vErrors = [err188];
+}
+else {
+vErrors.push(err188);
+}
+errors++;
+}
+}
+if(data.zone_digest !== undefined){
+let data89 = data.zone_digest;
+if((typeof data89 !== "string") && (data89 !== null)){
+const err189 = {instancePath:instancePath+"/zone_digest",schemaPath:"#/allOf/6/then/properties/zone_digest/type",keyword:"type",params:{type: schema32.allOf[6].then.properties.zone_digest.type},message:"must be string,null",schema:schema32.allOf[6].then.properties.zone_digest.type,parentSchema:schema32.allOf[6].then.properties.zone_digest,data:data89};
+if(vErrors === null){
+vErrors = [err189];
+}
+else {
+vErrors.push(err189);
+}
+errors++;
+}
+if(typeof data89 === "string"){
+if(!pattern8.test(data89)){
+const err190 = {instancePath:instancePath+"/zone_digest",schemaPath:"#/allOf/6/then/properties/zone_digest/pattern",keyword:"pattern",params:{pattern: "^sha256:[0-9a-f]{64}$"},message:"must match pattern \""+"^sha256:[0-9a-f]{64}$"+"\"",schema:"^sha256:[0-9a-f]{64}$",parentSchema:schema32.allOf[6].then.properties.zone_digest,data:data89};
+if(vErrors === null){
+vErrors = [err190];
+}
+else {
+vErrors.push(err190);
+}
+errors++;
+}
+}
+}
+}
+var _valid6 = _errs196 === errors;
+valid62 = _valid6;
+if(valid62){
+var props6 = true;
+}
+}
+if(!valid62){
+const err191 = {instancePath,schemaPath:"#/allOf/6/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[6].if,parentSchema:schema32.allOf[6],data};
+if(vErrors === null){
+vErrors = [err191];
+}
+else {
+vErrors.push(err191);
 }
 errors++;
 }
@@ -5317,154 +5450,13 @@ props0 = props0 || {};
 Object.assign(props0, props6);
 }
 }
-const _errs222 = errors;
-let valid67 = true;
-const _errs223 = errors;
+const _errs236 = errors;
+let valid73 = true;
+const _errs237 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing7;
 if(((data.action === undefined) && (missing7 = "action")) || ((data.type === undefined) && (missing7 = "type"))){
-const err182 = {};
-if(vErrors === null){
-vErrors = [err182];
-}
-else {
-vErrors.push(err182);
-}
-errors++;
-}
-else {
-if(data.action !== undefined){
-const _errs224 = errors;
-if("create" !== data.action){
-const err183 = {};
-if(vErrors === null){
-vErrors = [err183];
-}
-else {
-vErrors.push(err183);
-}
-errors++;
-}
-var valid68 = _errs224 === errors;
-}
-else {
-var valid68 = true;
-}
-if(valid68){
-if(data.type !== undefined){
-const _errs225 = errors;
-if("mailbox" !== data.type){
-const err184 = {};
-if(vErrors === null){
-vErrors = [err184];
-}
-else {
-vErrors.push(err184);
-}
-errors++;
-}
-var valid68 = _errs225 === errors;
-}
-else {
-var valid68 = true;
-}
-}
-}
-}
-var _valid7 = _errs223 === errors;
-errors = _errs222;
-if(vErrors !== null){
-if(_errs222){
-vErrors.length = _errs222;
-}
-else {
-vErrors = null;
-}
-}
-if(_valid7){
-const _errs226 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.client === undefined){
-const err185 = {instancePath,schemaPath:"#/allOf/7/then/required",keyword:"required",params:{missingProperty: "client"},message:"must have required property '"+"client"+"'",schema:schema32.allOf[7].then.required,parentSchema:schema32.allOf[7].then,data};
-if(vErrors === null){
-vErrors = [err185];
-}
-else {
-vErrors.push(err185);
-}
-errors++;
-}
-if(data.client_id === undefined){
-const err186 = {instancePath,schemaPath:"#/allOf/7/then/required",keyword:"required",params:{missingProperty: "client_id"},message:"must have required property '"+"client_id"+"'",schema:schema32.allOf[7].then.required,parentSchema:schema32.allOf[7].then,data};
-if(vErrors === null){
-vErrors = [err186];
-}
-else {
-vErrors.push(err186);
-}
-errors++;
-}
-if(data.domain === undefined){
-const err187 = {instancePath,schemaPath:"#/allOf/7/then/required",keyword:"required",params:{missingProperty: "domain"},message:"must have required property '"+"domain"+"'",schema:schema32.allOf[7].then.required,parentSchema:schema32.allOf[7].then,data};
-if(vErrors === null){
-vErrors = [err187];
-}
-else {
-vErrors.push(err187);
-}
-errors++;
-}
-if(data.values === undefined){
-const err188 = {instancePath,schemaPath:"#/allOf/7/then/required",keyword:"required",params:{missingProperty: "values"},message:"must have required property '"+"values"+"'",schema:schema32.allOf[7].then.required,parentSchema:schema32.allOf[7].then,data};
-if(vErrors === null){
-vErrors = [err188];
-}
-else {
-vErrors.push(err188);
-}
-errors++;
-}
-for(const key16 in data){
-if(!(func3.call(schema32.allOf[7].then.properties, key16))){
-const err189 = {instancePath,schemaPath:"#/allOf/7/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key16},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[7].then,data};
-if(vErrors === null){
-vErrors = [err189];
-}
-else {
-vErrors.push(err189);
-}
-errors++;
-}
-}
-if(data.id !== undefined){
-let data88 = data.id;
-if(typeof data88 !== "string"){
-const err190 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/7/then/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[7].then.properties.id.type,parentSchema:schema32.allOf[7].then.properties.id,data:data88};
-if(vErrors === null){
-vErrors = [err190];
-}
-else {
-vErrors.push(err190);
-}
-errors++;
-}
-}
-if(data.name !== undefined){
-let data89 = data.name;
-if(typeof data89 === "string"){
-if(!pattern28.test(data89)){
-const err191 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/mailboxAddress/pattern",keyword:"pattern",params:{pattern: "^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema68,data:data89};
-if(vErrors === null){
-vErrors = [err191];
-}
-else {
-vErrors.push(err191);
-}
-errors++;
-}
-}
-else {
-const err192 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/mailboxAddress/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema68.type,parentSchema:schema68,data:data89};
+const err192 = {};
 if(vErrors === null){
 vErrors = [err192];
 }
@@ -5473,12 +5465,11 @@ vErrors.push(err192);
 }
 errors++;
 }
-}
-if(data.client !== undefined){
-let data90 = data.client;
-if(typeof data90 === "string"){
-if(!pattern10.test(data90)){
-const err193 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_-]*$"+"\"",schema:"^[a-z][a-z0-9_-]*$",parentSchema:schema33,data:data90};
+else {
+if(data.action !== undefined){
+const _errs238 = errors;
+if("create" !== data.action){
+const err193 = {};
 if(vErrors === null){
 vErrors = [err193];
 }
@@ -5487,9 +5478,16 @@ vErrors.push(err193);
 }
 errors++;
 }
+var valid74 = _errs238 === errors;
 }
 else {
-const err194 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data90};
+var valid74 = true;
+}
+if(valid74){
+if(data.type !== undefined){
+const _errs239 = errors;
+if("mailbox" !== data.type){
+const err194 = {};
 if(vErrors === null){
 vErrors = [err194];
 }
@@ -5498,11 +5496,29 @@ vErrors.push(err194);
 }
 errors++;
 }
+var valid74 = _errs239 === errors;
 }
-if(data.client_id !== undefined){
-let data91 = data.client_id;
-if((!(((typeof data91 == "number") && (!(data91 % 1) && !isNaN(data91))) && (isFinite(data91)))) && (data91 !== null)){
-const err195 = {instancePath:instancePath+"/client_id",schemaPath:"#/allOf/7/then/properties/client_id/type",keyword:"type",params:{type: schema32.allOf[7].then.properties.client_id.type},message:"must be integer,null",schema:schema32.allOf[7].then.properties.client_id.type,parentSchema:schema32.allOf[7].then.properties.client_id,data:data91};
+else {
+var valid74 = true;
+}
+}
+}
+}
+var _valid7 = _errs237 === errors;
+errors = _errs236;
+if(vErrors !== null){
+if(_errs236){
+vErrors.length = _errs236;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid7){
+const _errs240 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.client === undefined){
+const err195 = {instancePath,schemaPath:"#/allOf/7/then/required",keyword:"required",params:{missingProperty: "client"},message:"must have required property '"+"client"+"'",schema:schema32.allOf[7].then.required,parentSchema:schema32.allOf[7].then,data};
 if(vErrors === null){
 vErrors = [err195];
 }
@@ -5511,9 +5527,8 @@ vErrors.push(err195);
 }
 errors++;
 }
-if((typeof data91 == "number") && (isFinite(data91))){
-if(data91 < 1 || isNaN(data91)){
-const err196 = {instancePath:instancePath+"/client_id",schemaPath:"#/allOf/7/then/properties/client_id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema32.allOf[7].then.properties.client_id,data:data91};
+if(data.client_id === undefined){
+const err196 = {instancePath,schemaPath:"#/allOf/7/then/required",keyword:"required",params:{missingProperty: "client_id"},message:"must have required property '"+"client_id"+"'",schema:schema32.allOf[7].then.required,parentSchema:schema32.allOf[7].then,data};
 if(vErrors === null){
 vErrors = [err196];
 }
@@ -5522,13 +5537,8 @@ vErrors.push(err196);
 }
 errors++;
 }
-}
-}
-if(data.domain !== undefined){
-let data92 = data.domain;
-if(typeof data92 === "string"){
-if(!pattern14.test(data92)){
-const err197 = {instancePath:instancePath+"/domain",schemaPath:"#/$defs/domain/pattern",keyword:"pattern",params:{pattern: "^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema40,data:data92};
+if(data.domain === undefined){
+const err197 = {instancePath,schemaPath:"#/allOf/7/then/required",keyword:"required",params:{missingProperty: "domain"},message:"must have required property '"+"domain"+"'",schema:schema32.allOf[7].then.required,parentSchema:schema32.allOf[7].then,data};
 if(vErrors === null){
 vErrors = [err197];
 }
@@ -5537,14 +5547,137 @@ vErrors.push(err197);
 }
 errors++;
 }
-}
-else {
-const err198 = {instancePath:instancePath+"/domain",schemaPath:"#/$defs/domain/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema40.type,parentSchema:schema40,data:data92};
+if(data.values === undefined){
+const err198 = {instancePath,schemaPath:"#/allOf/7/then/required",keyword:"required",params:{missingProperty: "values"},message:"must have required property '"+"values"+"'",schema:schema32.allOf[7].then.required,parentSchema:schema32.allOf[7].then,data};
 if(vErrors === null){
 vErrors = [err198];
 }
 else {
 vErrors.push(err198);
+}
+errors++;
+}
+for(const key20 in data){
+if(!(func3.call(schema32.allOf[7].then.properties, key20))){
+const err199 = {instancePath,schemaPath:"#/allOf/7/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key20},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[7].then,data};
+if(vErrors === null){
+vErrors = [err199];
+}
+else {
+vErrors.push(err199);
+}
+errors++;
+}
+}
+if(data.id !== undefined){
+let data92 = data.id;
+if(typeof data92 !== "string"){
+const err200 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/7/then/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[7].then.properties.id.type,parentSchema:schema32.allOf[7].then.properties.id,data:data92};
+if(vErrors === null){
+vErrors = [err200];
+}
+else {
+vErrors.push(err200);
+}
+errors++;
+}
+}
+if(data.name !== undefined){
+let data93 = data.name;
+if(typeof data93 === "string"){
+if(!pattern30.test(data93)){
+const err201 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/mailboxAddress/pattern",keyword:"pattern",params:{pattern: "^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema70,data:data93};
+if(vErrors === null){
+vErrors = [err201];
+}
+else {
+vErrors.push(err201);
+}
+errors++;
+}
+}
+else {
+const err202 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/mailboxAddress/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema70.type,parentSchema:schema70,data:data93};
+if(vErrors === null){
+vErrors = [err202];
+}
+else {
+vErrors.push(err202);
+}
+errors++;
+}
+}
+if(data.client !== undefined){
+let data94 = data.client;
+if(typeof data94 === "string"){
+if(!pattern10.test(data94)){
+const err203 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_-]*$"+"\"",schema:"^[a-z][a-z0-9_-]*$",parentSchema:schema33,data:data94};
+if(vErrors === null){
+vErrors = [err203];
+}
+else {
+vErrors.push(err203);
+}
+errors++;
+}
+}
+else {
+const err204 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data94};
+if(vErrors === null){
+vErrors = [err204];
+}
+else {
+vErrors.push(err204);
+}
+errors++;
+}
+}
+if(data.client_id !== undefined){
+let data95 = data.client_id;
+if((!(((typeof data95 == "number") && (!(data95 % 1) && !isNaN(data95))) && (isFinite(data95)))) && (data95 !== null)){
+const err205 = {instancePath:instancePath+"/client_id",schemaPath:"#/allOf/7/then/properties/client_id/type",keyword:"type",params:{type: schema32.allOf[7].then.properties.client_id.type},message:"must be integer,null",schema:schema32.allOf[7].then.properties.client_id.type,parentSchema:schema32.allOf[7].then.properties.client_id,data:data95};
+if(vErrors === null){
+vErrors = [err205];
+}
+else {
+vErrors.push(err205);
+}
+errors++;
+}
+if((typeof data95 == "number") && (isFinite(data95))){
+if(data95 < 1 || isNaN(data95)){
+const err206 = {instancePath:instancePath+"/client_id",schemaPath:"#/allOf/7/then/properties/client_id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema32.allOf[7].then.properties.client_id,data:data95};
+if(vErrors === null){
+vErrors = [err206];
+}
+else {
+vErrors.push(err206);
+}
+errors++;
+}
+}
+}
+if(data.domain !== undefined){
+let data96 = data.domain;
+if(typeof data96 === "string"){
+if(!pattern15.test(data96)){
+const err207 = {instancePath:instancePath+"/domain",schemaPath:"#/$defs/domain/pattern",keyword:"pattern",params:{pattern: "^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema41,data:data96};
+if(vErrors === null){
+vErrors = [err207];
+}
+else {
+vErrors.push(err207);
+}
+errors++;
+}
+}
+else {
+const err208 = {instancePath:instancePath+"/domain",schemaPath:"#/$defs/domain/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema41.type,parentSchema:schema41,data:data96};
+if(vErrors === null){
+vErrors = [err208];
+}
+else {
+vErrors.push(err208);
 }
 errors++;
 }
@@ -5556,19 +5689,19 @@ errors = vErrors.length;
 }
 }
 }
-var _valid7 = _errs226 === errors;
-valid67 = _valid7;
-if(valid67){
+var _valid7 = _errs240 === errors;
+valid73 = _valid7;
+if(valid73){
 var props7 = true;
 }
 }
-if(!valid67){
-const err199 = {instancePath,schemaPath:"#/allOf/7/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[7].if,parentSchema:schema32.allOf[7],data};
+if(!valid73){
+const err209 = {instancePath,schemaPath:"#/allOf/7/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[7].if,parentSchema:schema32.allOf[7],data};
 if(vErrors === null){
-vErrors = [err199];
+vErrors = [err209];
 }
 else {
-vErrors.push(err199);
+vErrors.push(err209);
 }
 errors++;
 }
@@ -5581,158 +5714,13 @@ props0 = props0 || {};
 Object.assign(props0, props7);
 }
 }
-const _errs243 = errors;
-let valid73 = true;
-const _errs244 = errors;
+const _errs257 = errors;
+let valid79 = true;
+const _errs258 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing8;
 if(((data.action === undefined) && (missing8 = "action")) || ((data.type === undefined) && (missing8 = "type"))){
-const err200 = {};
-if(vErrors === null){
-vErrors = [err200];
-}
-else {
-vErrors.push(err200);
-}
-errors++;
-}
-else {
-if(data.action !== undefined){
-const _errs245 = errors;
-if("update" !== data.action){
-const err201 = {};
-if(vErrors === null){
-vErrors = [err201];
-}
-else {
-vErrors.push(err201);
-}
-errors++;
-}
-var valid74 = _errs245 === errors;
-}
-else {
-var valid74 = true;
-}
-if(valid74){
-if(data.type !== undefined){
-const _errs246 = errors;
-if("mailbox" !== data.type){
-const err202 = {};
-if(vErrors === null){
-vErrors = [err202];
-}
-else {
-vErrors.push(err202);
-}
-errors++;
-}
-var valid74 = _errs246 === errors;
-}
-else {
-var valid74 = true;
-}
-}
-}
-}
-var _valid8 = _errs244 === errors;
-errors = _errs243;
-if(vErrors !== null){
-if(_errs243){
-vErrors.length = _errs243;
-}
-else {
-vErrors = null;
-}
-}
-if(_valid8){
-const _errs247 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.client === undefined){
-const err203 = {instancePath,schemaPath:"#/allOf/8/then/required",keyword:"required",params:{missingProperty: "client"},message:"must have required property '"+"client"+"'",schema:schema32.allOf[8].then.required,parentSchema:schema32.allOf[8].then,data};
-if(vErrors === null){
-vErrors = [err203];
-}
-else {
-vErrors.push(err203);
-}
-errors++;
-}
-if(data.mailbox_id === undefined){
-const err204 = {instancePath,schemaPath:"#/allOf/8/then/required",keyword:"required",params:{missingProperty: "mailbox_id"},message:"must have required property '"+"mailbox_id"+"'",schema:schema32.allOf[8].then.required,parentSchema:schema32.allOf[8].then,data};
-if(vErrors === null){
-vErrors = [err204];
-}
-else {
-vErrors.push(err204);
-}
-errors++;
-}
-if(data.fields === undefined){
-const err205 = {instancePath,schemaPath:"#/allOf/8/then/required",keyword:"required",params:{missingProperty: "fields"},message:"must have required property '"+"fields"+"'",schema:schema32.allOf[8].then.required,parentSchema:schema32.allOf[8].then,data};
-if(vErrors === null){
-vErrors = [err205];
-}
-else {
-vErrors.push(err205);
-}
-errors++;
-}
-for(const key17 in data){
-if(!(func3.call(schema32.allOf[8].then.properties, key17))){
-const err206 = {instancePath,schemaPath:"#/allOf/8/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key17},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[8].then,data};
-if(vErrors === null){
-vErrors = [err206];
-}
-else {
-vErrors.push(err206);
-}
-errors++;
-}
-}
-if(data.id !== undefined){
-let data96 = data.id;
-if(typeof data96 !== "string"){
-const err207 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/8/then/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[8].then.properties.id.type,parentSchema:schema32.allOf[8].then.properties.id,data:data96};
-if(vErrors === null){
-vErrors = [err207];
-}
-else {
-vErrors.push(err207);
-}
-errors++;
-}
-}
-if(data.name !== undefined){
-let data97 = data.name;
-if(typeof data97 === "string"){
-if(!pattern28.test(data97)){
-const err208 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/mailboxAddress/pattern",keyword:"pattern",params:{pattern: "^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema68,data:data97};
-if(vErrors === null){
-vErrors = [err208];
-}
-else {
-vErrors.push(err208);
-}
-errors++;
-}
-}
-else {
-const err209 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/mailboxAddress/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema68.type,parentSchema:schema68,data:data97};
-if(vErrors === null){
-vErrors = [err209];
-}
-else {
-vErrors.push(err209);
-}
-errors++;
-}
-}
-if(data.client !== undefined){
-let data98 = data.client;
-if(typeof data98 === "string"){
-if(!pattern10.test(data98)){
-const err210 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_-]*$"+"\"",schema:"^[a-z][a-z0-9_-]*$",parentSchema:schema33,data:data98};
+const err210 = {};
 if(vErrors === null){
 vErrors = [err210];
 }
@@ -5741,9 +5729,11 @@ vErrors.push(err210);
 }
 errors++;
 }
-}
 else {
-const err211 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data98};
+if(data.action !== undefined){
+const _errs259 = errors;
+if("update" !== data.action){
+const err211 = {};
 if(vErrors === null){
 vErrors = [err211];
 }
@@ -5752,11 +5742,16 @@ vErrors.push(err211);
 }
 errors++;
 }
+var valid80 = _errs259 === errors;
 }
-if(data.mailbox_id !== undefined){
-let data99 = data.mailbox_id;
-if(!(((typeof data99 == "number") && (!(data99 % 1) && !isNaN(data99))) && (isFinite(data99)))){
-const err212 = {instancePath:instancePath+"/mailbox_id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema35.type,parentSchema:schema35,data:data99};
+else {
+var valid80 = true;
+}
+if(valid80){
+if(data.type !== undefined){
+const _errs260 = errors;
+if("mailbox" !== data.type){
+const err212 = {};
 if(vErrors === null){
 vErrors = [err212];
 }
@@ -5765,9 +5760,29 @@ vErrors.push(err212);
 }
 errors++;
 }
-if((typeof data99 == "number") && (isFinite(data99))){
-if(data99 < 1 || isNaN(data99)){
-const err213 = {instancePath:instancePath+"/mailbox_id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema35,data:data99};
+var valid80 = _errs260 === errors;
+}
+else {
+var valid80 = true;
+}
+}
+}
+}
+var _valid8 = _errs258 === errors;
+errors = _errs257;
+if(vErrors !== null){
+if(_errs257){
+vErrors.length = _errs257;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid8){
+const _errs261 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.client === undefined){
+const err213 = {instancePath,schemaPath:"#/allOf/8/then/required",keyword:"required",params:{missingProperty: "client"},message:"must have required property '"+"client"+"'",schema:schema32.allOf[8].then.required,parentSchema:schema32.allOf[8].then,data};
 if(vErrors === null){
 vErrors = [err213];
 }
@@ -5776,13 +5791,8 @@ vErrors.push(err213);
 }
 errors++;
 }
-}
-}
-if(data.fields !== undefined){
-let data100 = data.fields;
-if(Array.isArray(data100)){
-if(data100.length < 1){
-const err214 = {instancePath:instancePath+"/fields",schemaPath:"#/allOf/8/then/properties/fields/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema32.allOf[8].then.properties.fields,data:data100};
+if(data.mailbox_id === undefined){
+const err214 = {instancePath,schemaPath:"#/allOf/8/then/required",keyword:"required",params:{missingProperty: "mailbox_id"},message:"must have required property '"+"mailbox_id"+"'",schema:schema32.allOf[8].then.required,parentSchema:schema32.allOf[8].then,data};
 if(vErrors === null){
 vErrors = [err214];
 }
@@ -5791,16 +5801,8 @@ vErrors.push(err214);
 }
 errors++;
 }
-const len6 = data100.length;
-for(let i6=0; i6<len6; i6++){
-if(!(validate28(data100[i6], {instancePath:instancePath+"/fields/" + i6,parentData:data100,parentDataProperty:i6,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate28.errors : vErrors.concat(validate28.errors);
-errors = vErrors.length;
-}
-}
-}
-else {
-const err215 = {instancePath:instancePath+"/fields",schemaPath:"#/allOf/8/then/properties/fields/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.allOf[8].then.properties.fields.type,parentSchema:schema32.allOf[8].then.properties.fields,data:data100};
+if(data.fields === undefined){
+const err215 = {instancePath,schemaPath:"#/allOf/8/then/required",keyword:"required",params:{missingProperty: "fields"},message:"must have required property '"+"fields"+"'",schema:schema32.allOf[8].then.required,parentSchema:schema32.allOf[8].then,data};
 if(vErrors === null){
 vErrors = [err215];
 }
@@ -5809,21 +5811,152 @@ vErrors.push(err215);
 }
 errors++;
 }
-}
-}
-var _valid8 = _errs247 === errors;
-valid73 = _valid8;
-if(valid73){
-var props9 = true;
-}
-}
-if(!valid73){
-const err216 = {instancePath,schemaPath:"#/allOf/8/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[8].if,parentSchema:schema32.allOf[8],data};
+for(const key21 in data){
+if(!(func3.call(schema32.allOf[8].then.properties, key21))){
+const err216 = {instancePath,schemaPath:"#/allOf/8/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key21},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[8].then,data};
 if(vErrors === null){
 vErrors = [err216];
 }
 else {
 vErrors.push(err216);
+}
+errors++;
+}
+}
+if(data.id !== undefined){
+let data100 = data.id;
+if(typeof data100 !== "string"){
+const err217 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/8/then/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[8].then.properties.id.type,parentSchema:schema32.allOf[8].then.properties.id,data:data100};
+if(vErrors === null){
+vErrors = [err217];
+}
+else {
+vErrors.push(err217);
+}
+errors++;
+}
+}
+if(data.name !== undefined){
+let data101 = data.name;
+if(typeof data101 === "string"){
+if(!pattern30.test(data101)){
+const err218 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/mailboxAddress/pattern",keyword:"pattern",params:{pattern: "^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema70,data:data101};
+if(vErrors === null){
+vErrors = [err218];
+}
+else {
+vErrors.push(err218);
+}
+errors++;
+}
+}
+else {
+const err219 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/mailboxAddress/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema70.type,parentSchema:schema70,data:data101};
+if(vErrors === null){
+vErrors = [err219];
+}
+else {
+vErrors.push(err219);
+}
+errors++;
+}
+}
+if(data.client !== undefined){
+let data102 = data.client;
+if(typeof data102 === "string"){
+if(!pattern10.test(data102)){
+const err220 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_-]*$"+"\"",schema:"^[a-z][a-z0-9_-]*$",parentSchema:schema33,data:data102};
+if(vErrors === null){
+vErrors = [err220];
+}
+else {
+vErrors.push(err220);
+}
+errors++;
+}
+}
+else {
+const err221 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data102};
+if(vErrors === null){
+vErrors = [err221];
+}
+else {
+vErrors.push(err221);
+}
+errors++;
+}
+}
+if(data.mailbox_id !== undefined){
+let data103 = data.mailbox_id;
+if(!(((typeof data103 == "number") && (!(data103 % 1) && !isNaN(data103))) && (isFinite(data103)))){
+const err222 = {instancePath:instancePath+"/mailbox_id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema35.type,parentSchema:schema35,data:data103};
+if(vErrors === null){
+vErrors = [err222];
+}
+else {
+vErrors.push(err222);
+}
+errors++;
+}
+if((typeof data103 == "number") && (isFinite(data103))){
+if(data103 < 1 || isNaN(data103)){
+const err223 = {instancePath:instancePath+"/mailbox_id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema35,data:data103};
+if(vErrors === null){
+vErrors = [err223];
+}
+else {
+vErrors.push(err223);
+}
+errors++;
+}
+}
+}
+if(data.fields !== undefined){
+let data104 = data.fields;
+if(Array.isArray(data104)){
+if(data104.length < 1){
+const err224 = {instancePath:instancePath+"/fields",schemaPath:"#/allOf/8/then/properties/fields/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema32.allOf[8].then.properties.fields,data:data104};
+if(vErrors === null){
+vErrors = [err224];
+}
+else {
+vErrors.push(err224);
+}
+errors++;
+}
+const len6 = data104.length;
+for(let i6=0; i6<len6; i6++){
+if(!(validate28(data104[i6], {instancePath:instancePath+"/fields/" + i6,parentData:data104,parentDataProperty:i6,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate28.errors : vErrors.concat(validate28.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err225 = {instancePath:instancePath+"/fields",schemaPath:"#/allOf/8/then/properties/fields/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.allOf[8].then.properties.fields.type,parentSchema:schema32.allOf[8].then.properties.fields,data:data104};
+if(vErrors === null){
+vErrors = [err225];
+}
+else {
+vErrors.push(err225);
+}
+errors++;
+}
+}
+}
+var _valid8 = _errs261 === errors;
+valid79 = _valid8;
+if(valid79){
+var props9 = true;
+}
+}
+if(!valid79){
+const err226 = {instancePath,schemaPath:"#/allOf/8/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[8].if,parentSchema:schema32.allOf[8],data};
+if(vErrors === null){
+vErrors = [err226];
+}
+else {
+vErrors.push(err226);
 }
 errors++;
 }
@@ -5836,158 +5969,13 @@ props0 = props0 || {};
 Object.assign(props0, props9);
 }
 }
-const _errs264 = errors;
-let valid81 = true;
-const _errs265 = errors;
+const _errs278 = errors;
+let valid87 = true;
+const _errs279 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing9;
 if(((data.action === undefined) && (missing9 = "action")) || ((data.type === undefined) && (missing9 = "type"))){
-const err217 = {};
-if(vErrors === null){
-vErrors = [err217];
-}
-else {
-vErrors.push(err217);
-}
-errors++;
-}
-else {
-if(data.action !== undefined){
-const _errs266 = errors;
-if("delete" !== data.action){
-const err218 = {};
-if(vErrors === null){
-vErrors = [err218];
-}
-else {
-vErrors.push(err218);
-}
-errors++;
-}
-var valid82 = _errs266 === errors;
-}
-else {
-var valid82 = true;
-}
-if(valid82){
-if(data.type !== undefined){
-const _errs267 = errors;
-if("mailbox" !== data.type){
-const err219 = {};
-if(vErrors === null){
-vErrors = [err219];
-}
-else {
-vErrors.push(err219);
-}
-errors++;
-}
-var valid82 = _errs267 === errors;
-}
-else {
-var valid82 = true;
-}
-}
-}
-}
-var _valid9 = _errs265 === errors;
-errors = _errs264;
-if(vErrors !== null){
-if(_errs264){
-vErrors.length = _errs264;
-}
-else {
-vErrors = null;
-}
-}
-if(_valid9){
-const _errs268 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.client === undefined){
-const err220 = {instancePath,schemaPath:"#/allOf/9/then/required",keyword:"required",params:{missingProperty: "client"},message:"must have required property '"+"client"+"'",schema:schema32.allOf[9].then.required,parentSchema:schema32.allOf[9].then,data};
-if(vErrors === null){
-vErrors = [err220];
-}
-else {
-vErrors.push(err220);
-}
-errors++;
-}
-if(data.mailbox_id === undefined){
-const err221 = {instancePath,schemaPath:"#/allOf/9/then/required",keyword:"required",params:{missingProperty: "mailbox_id"},message:"must have required property '"+"mailbox_id"+"'",schema:schema32.allOf[9].then.required,parentSchema:schema32.allOf[9].then,data};
-if(vErrors === null){
-vErrors = [err221];
-}
-else {
-vErrors.push(err221);
-}
-errors++;
-}
-if(data.destroys_data === undefined){
-const err222 = {instancePath,schemaPath:"#/allOf/9/then/required",keyword:"required",params:{missingProperty: "destroys_data"},message:"must have required property '"+"destroys_data"+"'",schema:schema32.allOf[9].then.required,parentSchema:schema32.allOf[9].then,data};
-if(vErrors === null){
-vErrors = [err222];
-}
-else {
-vErrors.push(err222);
-}
-errors++;
-}
-for(const key18 in data){
-if(!(func3.call(schema32.allOf[9].then.properties, key18))){
-const err223 = {instancePath,schemaPath:"#/allOf/9/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key18},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[9].then,data};
-if(vErrors === null){
-vErrors = [err223];
-}
-else {
-vErrors.push(err223);
-}
-errors++;
-}
-}
-if(data.id !== undefined){
-let data104 = data.id;
-if(typeof data104 !== "string"){
-const err224 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/9/then/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[9].then.properties.id.type,parentSchema:schema32.allOf[9].then.properties.id,data:data104};
-if(vErrors === null){
-vErrors = [err224];
-}
-else {
-vErrors.push(err224);
-}
-errors++;
-}
-}
-if(data.name !== undefined){
-let data105 = data.name;
-if(typeof data105 === "string"){
-if(!pattern28.test(data105)){
-const err225 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/mailboxAddress/pattern",keyword:"pattern",params:{pattern: "^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema68,data:data105};
-if(vErrors === null){
-vErrors = [err225];
-}
-else {
-vErrors.push(err225);
-}
-errors++;
-}
-}
-else {
-const err226 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/mailboxAddress/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema68.type,parentSchema:schema68,data:data105};
-if(vErrors === null){
-vErrors = [err226];
-}
-else {
-vErrors.push(err226);
-}
-errors++;
-}
-}
-if(data.client !== undefined){
-let data106 = data.client;
-if(typeof data106 === "string"){
-if(!pattern10.test(data106)){
-const err227 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_-]*$"+"\"",schema:"^[a-z][a-z0-9_-]*$",parentSchema:schema33,data:data106};
+const err227 = {};
 if(vErrors === null){
 vErrors = [err227];
 }
@@ -5996,9 +5984,11 @@ vErrors.push(err227);
 }
 errors++;
 }
-}
 else {
-const err228 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data106};
+if(data.action !== undefined){
+const _errs280 = errors;
+if("delete" !== data.action){
+const err228 = {};
 if(vErrors === null){
 vErrors = [err228];
 }
@@ -6007,11 +5997,16 @@ vErrors.push(err228);
 }
 errors++;
 }
+var valid88 = _errs280 === errors;
 }
-if(data.mailbox_id !== undefined){
-let data107 = data.mailbox_id;
-if(!(((typeof data107 == "number") && (!(data107 % 1) && !isNaN(data107))) && (isFinite(data107)))){
-const err229 = {instancePath:instancePath+"/mailbox_id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema35.type,parentSchema:schema35,data:data107};
+else {
+var valid88 = true;
+}
+if(valid88){
+if(data.type !== undefined){
+const _errs281 = errors;
+if("mailbox" !== data.type){
+const err229 = {};
 if(vErrors === null){
 vErrors = [err229];
 }
@@ -6020,9 +6015,29 @@ vErrors.push(err229);
 }
 errors++;
 }
-if((typeof data107 == "number") && (isFinite(data107))){
-if(data107 < 1 || isNaN(data107)){
-const err230 = {instancePath:instancePath+"/mailbox_id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema35,data:data107};
+var valid88 = _errs281 === errors;
+}
+else {
+var valid88 = true;
+}
+}
+}
+}
+var _valid9 = _errs279 === errors;
+errors = _errs278;
+if(vErrors !== null){
+if(_errs278){
+vErrors.length = _errs278;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid9){
+const _errs282 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.client === undefined){
+const err230 = {instancePath,schemaPath:"#/allOf/9/then/required",keyword:"required",params:{missingProperty: "client"},message:"must have required property '"+"client"+"'",schema:schema32.allOf[9].then.required,parentSchema:schema32.allOf[9].then,data};
 if(vErrors === null){
 vErrors = [err230];
 }
@@ -6031,12 +6046,8 @@ vErrors.push(err230);
 }
 errors++;
 }
-}
-}
-if(data.destroys_data !== undefined){
-let data108 = data.destroys_data;
-if(true !== data108){
-const err231 = {instancePath:instancePath+"/destroys_data",schemaPath:"#/allOf/9/then/properties/destroys_data/const",keyword:"const",params:{allowedValue: true},message:"must be equal to constant",schema:true,parentSchema:schema32.allOf[9].then.properties.destroys_data,data:data108};
+if(data.mailbox_id === undefined){
+const err231 = {instancePath,schemaPath:"#/allOf/9/then/required",keyword:"required",params:{missingProperty: "mailbox_id"},message:"must have required property '"+"mailbox_id"+"'",schema:schema32.allOf[9].then.required,parentSchema:schema32.allOf[9].then,data};
 if(vErrors === null){
 vErrors = [err231];
 }
@@ -6045,21 +6056,143 @@ vErrors.push(err231);
 }
 errors++;
 }
-}
-}
-var _valid9 = _errs268 === errors;
-valid81 = _valid9;
-if(valid81){
-var props10 = true;
-}
-}
-if(!valid81){
-const err232 = {instancePath,schemaPath:"#/allOf/9/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[9].if,parentSchema:schema32.allOf[9],data};
+if(data.destroys_data === undefined){
+const err232 = {instancePath,schemaPath:"#/allOf/9/then/required",keyword:"required",params:{missingProperty: "destroys_data"},message:"must have required property '"+"destroys_data"+"'",schema:schema32.allOf[9].then.required,parentSchema:schema32.allOf[9].then,data};
 if(vErrors === null){
 vErrors = [err232];
 }
 else {
 vErrors.push(err232);
+}
+errors++;
+}
+for(const key22 in data){
+if(!(func3.call(schema32.allOf[9].then.properties, key22))){
+const err233 = {instancePath,schemaPath:"#/allOf/9/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key22},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[9].then,data};
+if(vErrors === null){
+vErrors = [err233];
+}
+else {
+vErrors.push(err233);
+}
+errors++;
+}
+}
+if(data.id !== undefined){
+let data108 = data.id;
+if(typeof data108 !== "string"){
+const err234 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/9/then/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[9].then.properties.id.type,parentSchema:schema32.allOf[9].then.properties.id,data:data108};
+if(vErrors === null){
+vErrors = [err234];
+}
+else {
+vErrors.push(err234);
+}
+errors++;
+}
+}
+if(data.name !== undefined){
+let data109 = data.name;
+if(typeof data109 === "string"){
+if(!pattern30.test(data109)){
+const err235 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/mailboxAddress/pattern",keyword:"pattern",params:{pattern: "^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema70,data:data109};
+if(vErrors === null){
+vErrors = [err235];
+}
+else {
+vErrors.push(err235);
+}
+errors++;
+}
+}
+else {
+const err236 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/mailboxAddress/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema70.type,parentSchema:schema70,data:data109};
+if(vErrors === null){
+vErrors = [err236];
+}
+else {
+vErrors.push(err236);
+}
+errors++;
+}
+}
+if(data.client !== undefined){
+let data110 = data.client;
+if(typeof data110 === "string"){
+if(!pattern10.test(data110)){
+const err237 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_-]*$"+"\"",schema:"^[a-z][a-z0-9_-]*$",parentSchema:schema33,data:data110};
+if(vErrors === null){
+vErrors = [err237];
+}
+else {
+vErrors.push(err237);
+}
+errors++;
+}
+}
+else {
+const err238 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data110};
+if(vErrors === null){
+vErrors = [err238];
+}
+else {
+vErrors.push(err238);
+}
+errors++;
+}
+}
+if(data.mailbox_id !== undefined){
+let data111 = data.mailbox_id;
+if(!(((typeof data111 == "number") && (!(data111 % 1) && !isNaN(data111))) && (isFinite(data111)))){
+const err239 = {instancePath:instancePath+"/mailbox_id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema35.type,parentSchema:schema35,data:data111};
+if(vErrors === null){
+vErrors = [err239];
+}
+else {
+vErrors.push(err239);
+}
+errors++;
+}
+if((typeof data111 == "number") && (isFinite(data111))){
+if(data111 < 1 || isNaN(data111)){
+const err240 = {instancePath:instancePath+"/mailbox_id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema35,data:data111};
+if(vErrors === null){
+vErrors = [err240];
+}
+else {
+vErrors.push(err240);
+}
+errors++;
+}
+}
+}
+if(data.destroys_data !== undefined){
+let data112 = data.destroys_data;
+if(true !== data112){
+const err241 = {instancePath:instancePath+"/destroys_data",schemaPath:"#/allOf/9/then/properties/destroys_data/const",keyword:"const",params:{allowedValue: true},message:"must be equal to constant",schema:true,parentSchema:schema32.allOf[9].then.properties.destroys_data,data:data112};
+if(vErrors === null){
+vErrors = [err241];
+}
+else {
+vErrors.push(err241);
+}
+errors++;
+}
+}
+}
+var _valid9 = _errs282 === errors;
+valid87 = _valid9;
+if(valid87){
+var props10 = true;
+}
+}
+if(!valid87){
+const err242 = {instancePath,schemaPath:"#/allOf/9/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[9].if,parentSchema:schema32.allOf[9],data};
+if(vErrors === null){
+vErrors = [err242];
+}
+else {
+vErrors.push(err242);
 }
 errors++;
 }
@@ -6072,154 +6205,13 @@ props0 = props0 || {};
 Object.assign(props0, props10);
 }
 }
-const _errs283 = errors;
-let valid87 = true;
-const _errs284 = errors;
+const _errs297 = errors;
+let valid93 = true;
+const _errs298 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing10;
 if(((data.action === undefined) && (missing10 = "action")) || ((data.type === undefined) && (missing10 = "type"))){
-const err233 = {};
-if(vErrors === null){
-vErrors = [err233];
-}
-else {
-vErrors.push(err233);
-}
-errors++;
-}
-else {
-if(data.action !== undefined){
-const _errs285 = errors;
-if("create" !== data.action){
-const err234 = {};
-if(vErrors === null){
-vErrors = [err234];
-}
-else {
-vErrors.push(err234);
-}
-errors++;
-}
-var valid88 = _errs285 === errors;
-}
-else {
-var valid88 = true;
-}
-if(valid88){
-if(data.type !== undefined){
-const _errs286 = errors;
-if("database" !== data.type){
-const err235 = {};
-if(vErrors === null){
-vErrors = [err235];
-}
-else {
-vErrors.push(err235);
-}
-errors++;
-}
-var valid88 = _errs286 === errors;
-}
-else {
-var valid88 = true;
-}
-}
-}
-}
-var _valid10 = _errs284 === errors;
-errors = _errs283;
-if(vErrors !== null){
-if(_errs283){
-vErrors.length = _errs283;
-}
-else {
-vErrors = null;
-}
-}
-if(_valid10){
-const _errs287 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.client === undefined){
-const err236 = {instancePath,schemaPath:"#/allOf/10/then/required",keyword:"required",params:{missingProperty: "client"},message:"must have required property '"+"client"+"'",schema:schema32.allOf[10].then.required,parentSchema:schema32.allOf[10].then,data};
-if(vErrors === null){
-vErrors = [err236];
-}
-else {
-vErrors.push(err236);
-}
-errors++;
-}
-if(data.client_id === undefined){
-const err237 = {instancePath,schemaPath:"#/allOf/10/then/required",keyword:"required",params:{missingProperty: "client_id"},message:"must have required property '"+"client_id"+"'",schema:schema32.allOf[10].then.required,parentSchema:schema32.allOf[10].then,data};
-if(vErrors === null){
-vErrors = [err237];
-}
-else {
-vErrors.push(err237);
-}
-errors++;
-}
-if(data.user === undefined){
-const err238 = {instancePath,schemaPath:"#/allOf/10/then/required",keyword:"required",params:{missingProperty: "user"},message:"must have required property '"+"user"+"'",schema:schema32.allOf[10].then.required,parentSchema:schema32.allOf[10].then,data};
-if(vErrors === null){
-vErrors = [err238];
-}
-else {
-vErrors.push(err238);
-}
-errors++;
-}
-if(data.values === undefined){
-const err239 = {instancePath,schemaPath:"#/allOf/10/then/required",keyword:"required",params:{missingProperty: "values"},message:"must have required property '"+"values"+"'",schema:schema32.allOf[10].then.required,parentSchema:schema32.allOf[10].then,data};
-if(vErrors === null){
-vErrors = [err239];
-}
-else {
-vErrors.push(err239);
-}
-errors++;
-}
-for(const key19 in data){
-if(!(func3.call(schema32.allOf[10].then.properties, key19))){
-const err240 = {instancePath,schemaPath:"#/allOf/10/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key19},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[10].then,data};
-if(vErrors === null){
-vErrors = [err240];
-}
-else {
-vErrors.push(err240);
-}
-errors++;
-}
-}
-if(data.id !== undefined){
-let data111 = data.id;
-if(typeof data111 !== "string"){
-const err241 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/10/then/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[10].then.properties.id.type,parentSchema:schema32.allOf[10].then.properties.id,data:data111};
-if(vErrors === null){
-vErrors = [err241];
-}
-else {
-vErrors.push(err241);
-}
-errors++;
-}
-}
-if(data.name !== undefined){
-let data112 = data.name;
-if(typeof data112 === "string"){
-if(!pattern41.test(data112)){
-const err242 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/databaseName/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9_]{1,64}$"},message:"must match pattern \""+"^[a-z0-9_]{1,64}$"+"\"",schema:"^[a-z0-9_]{1,64}$",parentSchema:schema85,data:data112};
-if(vErrors === null){
-vErrors = [err242];
-}
-else {
-vErrors.push(err242);
-}
-errors++;
-}
-}
-else {
-const err243 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/databaseName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema85.type,parentSchema:schema85,data:data112};
+const err243 = {};
 if(vErrors === null){
 vErrors = [err243];
 }
@@ -6228,12 +6220,11 @@ vErrors.push(err243);
 }
 errors++;
 }
-}
-if(data.client !== undefined){
-let data113 = data.client;
-if(typeof data113 === "string"){
-if(!pattern10.test(data113)){
-const err244 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_-]*$"+"\"",schema:"^[a-z][a-z0-9_-]*$",parentSchema:schema33,data:data113};
+else {
+if(data.action !== undefined){
+const _errs299 = errors;
+if("create" !== data.action){
+const err244 = {};
 if(vErrors === null){
 vErrors = [err244];
 }
@@ -6242,9 +6233,16 @@ vErrors.push(err244);
 }
 errors++;
 }
+var valid94 = _errs299 === errors;
 }
 else {
-const err245 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data113};
+var valid94 = true;
+}
+if(valid94){
+if(data.type !== undefined){
+const _errs300 = errors;
+if("database" !== data.type){
+const err245 = {};
 if(vErrors === null){
 vErrors = [err245];
 }
@@ -6253,11 +6251,29 @@ vErrors.push(err245);
 }
 errors++;
 }
+var valid94 = _errs300 === errors;
 }
-if(data.client_id !== undefined){
-let data114 = data.client_id;
-if((!(((typeof data114 == "number") && (!(data114 % 1) && !isNaN(data114))) && (isFinite(data114)))) && (data114 !== null)){
-const err246 = {instancePath:instancePath+"/client_id",schemaPath:"#/allOf/10/then/properties/client_id/type",keyword:"type",params:{type: schema32.allOf[10].then.properties.client_id.type},message:"must be integer,null",schema:schema32.allOf[10].then.properties.client_id.type,parentSchema:schema32.allOf[10].then.properties.client_id,data:data114};
+else {
+var valid94 = true;
+}
+}
+}
+}
+var _valid10 = _errs298 === errors;
+errors = _errs297;
+if(vErrors !== null){
+if(_errs297){
+vErrors.length = _errs297;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid10){
+const _errs301 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.client === undefined){
+const err246 = {instancePath,schemaPath:"#/allOf/10/then/required",keyword:"required",params:{missingProperty: "client"},message:"must have required property '"+"client"+"'",schema:schema32.allOf[10].then.required,parentSchema:schema32.allOf[10].then,data};
 if(vErrors === null){
 vErrors = [err246];
 }
@@ -6266,9 +6282,8 @@ vErrors.push(err246);
 }
 errors++;
 }
-if((typeof data114 == "number") && (isFinite(data114))){
-if(data114 < 1 || isNaN(data114)){
-const err247 = {instancePath:instancePath+"/client_id",schemaPath:"#/allOf/10/then/properties/client_id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema32.allOf[10].then.properties.client_id,data:data114};
+if(data.client_id === undefined){
+const err247 = {instancePath,schemaPath:"#/allOf/10/then/required",keyword:"required",params:{missingProperty: "client_id"},message:"must have required property '"+"client_id"+"'",schema:schema32.allOf[10].then.required,parentSchema:schema32.allOf[10].then,data};
 if(vErrors === null){
 vErrors = [err247];
 }
@@ -6277,13 +6292,8 @@ vErrors.push(err247);
 }
 errors++;
 }
-}
-}
-if(data.user !== undefined){
-let data115 = data.user;
-if(typeof data115 === "string"){
-if(!pattern43.test(data115)){
-const err248 = {instancePath:instancePath+"/user",schemaPath:"#/allOf/10/then/properties/user/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9_]{1,32}$"},message:"must match pattern \""+"^[a-z0-9_]{1,32}$"+"\"",schema:"^[a-z0-9_]{1,32}$",parentSchema:schema32.allOf[10].then.properties.user,data:data115};
+if(data.user === undefined){
+const err248 = {instancePath,schemaPath:"#/allOf/10/then/required",keyword:"required",params:{missingProperty: "user"},message:"must have required property '"+"user"+"'",schema:schema32.allOf[10].then.required,parentSchema:schema32.allOf[10].then,data};
 if(vErrors === null){
 vErrors = [err248];
 }
@@ -6292,14 +6302,137 @@ vErrors.push(err248);
 }
 errors++;
 }
-}
-else {
-const err249 = {instancePath:instancePath+"/user",schemaPath:"#/allOf/10/then/properties/user/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[10].then.properties.user.type,parentSchema:schema32.allOf[10].then.properties.user,data:data115};
+if(data.values === undefined){
+const err249 = {instancePath,schemaPath:"#/allOf/10/then/required",keyword:"required",params:{missingProperty: "values"},message:"must have required property '"+"values"+"'",schema:schema32.allOf[10].then.required,parentSchema:schema32.allOf[10].then,data};
 if(vErrors === null){
 vErrors = [err249];
 }
 else {
 vErrors.push(err249);
+}
+errors++;
+}
+for(const key23 in data){
+if(!(func3.call(schema32.allOf[10].then.properties, key23))){
+const err250 = {instancePath,schemaPath:"#/allOf/10/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key23},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[10].then,data};
+if(vErrors === null){
+vErrors = [err250];
+}
+else {
+vErrors.push(err250);
+}
+errors++;
+}
+}
+if(data.id !== undefined){
+let data115 = data.id;
+if(typeof data115 !== "string"){
+const err251 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/10/then/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[10].then.properties.id.type,parentSchema:schema32.allOf[10].then.properties.id,data:data115};
+if(vErrors === null){
+vErrors = [err251];
+}
+else {
+vErrors.push(err251);
+}
+errors++;
+}
+}
+if(data.name !== undefined){
+let data116 = data.name;
+if(typeof data116 === "string"){
+if(!pattern43.test(data116)){
+const err252 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/databaseName/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9_]{1,64}$"},message:"must match pattern \""+"^[a-z0-9_]{1,64}$"+"\"",schema:"^[a-z0-9_]{1,64}$",parentSchema:schema87,data:data116};
+if(vErrors === null){
+vErrors = [err252];
+}
+else {
+vErrors.push(err252);
+}
+errors++;
+}
+}
+else {
+const err253 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/databaseName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema87.type,parentSchema:schema87,data:data116};
+if(vErrors === null){
+vErrors = [err253];
+}
+else {
+vErrors.push(err253);
+}
+errors++;
+}
+}
+if(data.client !== undefined){
+let data117 = data.client;
+if(typeof data117 === "string"){
+if(!pattern10.test(data117)){
+const err254 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_-]*$"+"\"",schema:"^[a-z][a-z0-9_-]*$",parentSchema:schema33,data:data117};
+if(vErrors === null){
+vErrors = [err254];
+}
+else {
+vErrors.push(err254);
+}
+errors++;
+}
+}
+else {
+const err255 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data117};
+if(vErrors === null){
+vErrors = [err255];
+}
+else {
+vErrors.push(err255);
+}
+errors++;
+}
+}
+if(data.client_id !== undefined){
+let data118 = data.client_id;
+if((!(((typeof data118 == "number") && (!(data118 % 1) && !isNaN(data118))) && (isFinite(data118)))) && (data118 !== null)){
+const err256 = {instancePath:instancePath+"/client_id",schemaPath:"#/allOf/10/then/properties/client_id/type",keyword:"type",params:{type: schema32.allOf[10].then.properties.client_id.type},message:"must be integer,null",schema:schema32.allOf[10].then.properties.client_id.type,parentSchema:schema32.allOf[10].then.properties.client_id,data:data118};
+if(vErrors === null){
+vErrors = [err256];
+}
+else {
+vErrors.push(err256);
+}
+errors++;
+}
+if((typeof data118 == "number") && (isFinite(data118))){
+if(data118 < 1 || isNaN(data118)){
+const err257 = {instancePath:instancePath+"/client_id",schemaPath:"#/allOf/10/then/properties/client_id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema32.allOf[10].then.properties.client_id,data:data118};
+if(vErrors === null){
+vErrors = [err257];
+}
+else {
+vErrors.push(err257);
+}
+errors++;
+}
+}
+}
+if(data.user !== undefined){
+let data119 = data.user;
+if(typeof data119 === "string"){
+if(!pattern45.test(data119)){
+const err258 = {instancePath:instancePath+"/user",schemaPath:"#/allOf/10/then/properties/user/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9_]{1,32}$"},message:"must match pattern \""+"^[a-z0-9_]{1,32}$"+"\"",schema:"^[a-z0-9_]{1,32}$",parentSchema:schema32.allOf[10].then.properties.user,data:data119};
+if(vErrors === null){
+vErrors = [err258];
+}
+else {
+vErrors.push(err258);
+}
+errors++;
+}
+}
+else {
+const err259 = {instancePath:instancePath+"/user",schemaPath:"#/allOf/10/then/properties/user/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[10].then.properties.user.type,parentSchema:schema32.allOf[10].then.properties.user,data:data119};
+if(vErrors === null){
+vErrors = [err259];
+}
+else {
+vErrors.push(err259);
 }
 errors++;
 }
@@ -6311,19 +6444,19 @@ errors = vErrors.length;
 }
 }
 }
-var _valid10 = _errs287 === errors;
-valid87 = _valid10;
-if(valid87){
+var _valid10 = _errs301 === errors;
+valid93 = _valid10;
+if(valid93){
 var props11 = true;
 }
 }
-if(!valid87){
-const err250 = {instancePath,schemaPath:"#/allOf/10/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[10].if,parentSchema:schema32.allOf[10],data};
+if(!valid93){
+const err260 = {instancePath,schemaPath:"#/allOf/10/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[10].if,parentSchema:schema32.allOf[10],data};
 if(vErrors === null){
-vErrors = [err250];
+vErrors = [err260];
 }
 else {
-vErrors.push(err250);
+vErrors.push(err260);
 }
 errors++;
 }
@@ -6336,158 +6469,13 @@ props0 = props0 || {};
 Object.assign(props0, props11);
 }
 }
-const _errs303 = errors;
-let valid92 = true;
-const _errs304 = errors;
+const _errs317 = errors;
+let valid98 = true;
+const _errs318 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing11;
 if(((data.action === undefined) && (missing11 = "action")) || ((data.type === undefined) && (missing11 = "type"))){
-const err251 = {};
-if(vErrors === null){
-vErrors = [err251];
-}
-else {
-vErrors.push(err251);
-}
-errors++;
-}
-else {
-if(data.action !== undefined){
-const _errs305 = errors;
-if("update" !== data.action){
-const err252 = {};
-if(vErrors === null){
-vErrors = [err252];
-}
-else {
-vErrors.push(err252);
-}
-errors++;
-}
-var valid93 = _errs305 === errors;
-}
-else {
-var valid93 = true;
-}
-if(valid93){
-if(data.type !== undefined){
-const _errs306 = errors;
-if("database" !== data.type){
-const err253 = {};
-if(vErrors === null){
-vErrors = [err253];
-}
-else {
-vErrors.push(err253);
-}
-errors++;
-}
-var valid93 = _errs306 === errors;
-}
-else {
-var valid93 = true;
-}
-}
-}
-}
-var _valid11 = _errs304 === errors;
-errors = _errs303;
-if(vErrors !== null){
-if(_errs303){
-vErrors.length = _errs303;
-}
-else {
-vErrors = null;
-}
-}
-if(_valid11){
-const _errs307 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.client === undefined){
-const err254 = {instancePath,schemaPath:"#/allOf/11/then/required",keyword:"required",params:{missingProperty: "client"},message:"must have required property '"+"client"+"'",schema:schema32.allOf[11].then.required,parentSchema:schema32.allOf[11].then,data};
-if(vErrors === null){
-vErrors = [err254];
-}
-else {
-vErrors.push(err254);
-}
-errors++;
-}
-if(data.database_id === undefined){
-const err255 = {instancePath,schemaPath:"#/allOf/11/then/required",keyword:"required",params:{missingProperty: "database_id"},message:"must have required property '"+"database_id"+"'",schema:schema32.allOf[11].then.required,parentSchema:schema32.allOf[11].then,data};
-if(vErrors === null){
-vErrors = [err255];
-}
-else {
-vErrors.push(err255);
-}
-errors++;
-}
-if(data.fields === undefined){
-const err256 = {instancePath,schemaPath:"#/allOf/11/then/required",keyword:"required",params:{missingProperty: "fields"},message:"must have required property '"+"fields"+"'",schema:schema32.allOf[11].then.required,parentSchema:schema32.allOf[11].then,data};
-if(vErrors === null){
-vErrors = [err256];
-}
-else {
-vErrors.push(err256);
-}
-errors++;
-}
-for(const key20 in data){
-if(!(func3.call(schema32.allOf[11].then.properties, key20))){
-const err257 = {instancePath,schemaPath:"#/allOf/11/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key20},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[11].then,data};
-if(vErrors === null){
-vErrors = [err257];
-}
-else {
-vErrors.push(err257);
-}
-errors++;
-}
-}
-if(data.id !== undefined){
-let data119 = data.id;
-if(typeof data119 !== "string"){
-const err258 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/11/then/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[11].then.properties.id.type,parentSchema:schema32.allOf[11].then.properties.id,data:data119};
-if(vErrors === null){
-vErrors = [err258];
-}
-else {
-vErrors.push(err258);
-}
-errors++;
-}
-}
-if(data.name !== undefined){
-let data120 = data.name;
-if(typeof data120 === "string"){
-if(!pattern41.test(data120)){
-const err259 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/databaseName/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9_]{1,64}$"},message:"must match pattern \""+"^[a-z0-9_]{1,64}$"+"\"",schema:"^[a-z0-9_]{1,64}$",parentSchema:schema85,data:data120};
-if(vErrors === null){
-vErrors = [err259];
-}
-else {
-vErrors.push(err259);
-}
-errors++;
-}
-}
-else {
-const err260 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/databaseName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema85.type,parentSchema:schema85,data:data120};
-if(vErrors === null){
-vErrors = [err260];
-}
-else {
-vErrors.push(err260);
-}
-errors++;
-}
-}
-if(data.client !== undefined){
-let data121 = data.client;
-if(typeof data121 === "string"){
-if(!pattern10.test(data121)){
-const err261 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_-]*$"+"\"",schema:"^[a-z][a-z0-9_-]*$",parentSchema:schema33,data:data121};
+const err261 = {};
 if(vErrors === null){
 vErrors = [err261];
 }
@@ -6496,9 +6484,11 @@ vErrors.push(err261);
 }
 errors++;
 }
-}
 else {
-const err262 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data121};
+if(data.action !== undefined){
+const _errs319 = errors;
+if("update" !== data.action){
+const err262 = {};
 if(vErrors === null){
 vErrors = [err262];
 }
@@ -6507,11 +6497,16 @@ vErrors.push(err262);
 }
 errors++;
 }
+var valid99 = _errs319 === errors;
 }
-if(data.database_id !== undefined){
-let data122 = data.database_id;
-if(!(((typeof data122 == "number") && (!(data122 % 1) && !isNaN(data122))) && (isFinite(data122)))){
-const err263 = {instancePath:instancePath+"/database_id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema35.type,parentSchema:schema35,data:data122};
+else {
+var valid99 = true;
+}
+if(valid99){
+if(data.type !== undefined){
+const _errs320 = errors;
+if("database" !== data.type){
+const err263 = {};
 if(vErrors === null){
 vErrors = [err263];
 }
@@ -6520,9 +6515,29 @@ vErrors.push(err263);
 }
 errors++;
 }
-if((typeof data122 == "number") && (isFinite(data122))){
-if(data122 < 1 || isNaN(data122)){
-const err264 = {instancePath:instancePath+"/database_id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema35,data:data122};
+var valid99 = _errs320 === errors;
+}
+else {
+var valid99 = true;
+}
+}
+}
+}
+var _valid11 = _errs318 === errors;
+errors = _errs317;
+if(vErrors !== null){
+if(_errs317){
+vErrors.length = _errs317;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid11){
+const _errs321 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.client === undefined){
+const err264 = {instancePath,schemaPath:"#/allOf/11/then/required",keyword:"required",params:{missingProperty: "client"},message:"must have required property '"+"client"+"'",schema:schema32.allOf[11].then.required,parentSchema:schema32.allOf[11].then,data};
 if(vErrors === null){
 vErrors = [err264];
 }
@@ -6531,13 +6546,8 @@ vErrors.push(err264);
 }
 errors++;
 }
-}
-}
-if(data.fields !== undefined){
-let data123 = data.fields;
-if(Array.isArray(data123)){
-if(data123.length < 1){
-const err265 = {instancePath:instancePath+"/fields",schemaPath:"#/allOf/11/then/properties/fields/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema32.allOf[11].then.properties.fields,data:data123};
+if(data.database_id === undefined){
+const err265 = {instancePath,schemaPath:"#/allOf/11/then/required",keyword:"required",params:{missingProperty: "database_id"},message:"must have required property '"+"database_id"+"'",schema:schema32.allOf[11].then.required,parentSchema:schema32.allOf[11].then,data};
 if(vErrors === null){
 vErrors = [err265];
 }
@@ -6546,16 +6556,8 @@ vErrors.push(err265);
 }
 errors++;
 }
-const len7 = data123.length;
-for(let i7=0; i7<len7; i7++){
-if(!(validate32(data123[i7], {instancePath:instancePath+"/fields/" + i7,parentData:data123,parentDataProperty:i7,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
-errors = vErrors.length;
-}
-}
-}
-else {
-const err266 = {instancePath:instancePath+"/fields",schemaPath:"#/allOf/11/then/properties/fields/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.allOf[11].then.properties.fields.type,parentSchema:schema32.allOf[11].then.properties.fields,data:data123};
+if(data.fields === undefined){
+const err266 = {instancePath,schemaPath:"#/allOf/11/then/required",keyword:"required",params:{missingProperty: "fields"},message:"must have required property '"+"fields"+"'",schema:schema32.allOf[11].then.required,parentSchema:schema32.allOf[11].then,data};
 if(vErrors === null){
 vErrors = [err266];
 }
@@ -6564,21 +6566,152 @@ vErrors.push(err266);
 }
 errors++;
 }
-}
-}
-var _valid11 = _errs307 === errors;
-valid92 = _valid11;
-if(valid92){
-var props13 = true;
-}
-}
-if(!valid92){
-const err267 = {instancePath,schemaPath:"#/allOf/11/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[11].if,parentSchema:schema32.allOf[11],data};
+for(const key24 in data){
+if(!(func3.call(schema32.allOf[11].then.properties, key24))){
+const err267 = {instancePath,schemaPath:"#/allOf/11/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key24},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[11].then,data};
 if(vErrors === null){
 vErrors = [err267];
 }
 else {
 vErrors.push(err267);
+}
+errors++;
+}
+}
+if(data.id !== undefined){
+let data123 = data.id;
+if(typeof data123 !== "string"){
+const err268 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/11/then/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[11].then.properties.id.type,parentSchema:schema32.allOf[11].then.properties.id,data:data123};
+if(vErrors === null){
+vErrors = [err268];
+}
+else {
+vErrors.push(err268);
+}
+errors++;
+}
+}
+if(data.name !== undefined){
+let data124 = data.name;
+if(typeof data124 === "string"){
+if(!pattern43.test(data124)){
+const err269 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/databaseName/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9_]{1,64}$"},message:"must match pattern \""+"^[a-z0-9_]{1,64}$"+"\"",schema:"^[a-z0-9_]{1,64}$",parentSchema:schema87,data:data124};
+if(vErrors === null){
+vErrors = [err269];
+}
+else {
+vErrors.push(err269);
+}
+errors++;
+}
+}
+else {
+const err270 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/databaseName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema87.type,parentSchema:schema87,data:data124};
+if(vErrors === null){
+vErrors = [err270];
+}
+else {
+vErrors.push(err270);
+}
+errors++;
+}
+}
+if(data.client !== undefined){
+let data125 = data.client;
+if(typeof data125 === "string"){
+if(!pattern10.test(data125)){
+const err271 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_-]*$"+"\"",schema:"^[a-z][a-z0-9_-]*$",parentSchema:schema33,data:data125};
+if(vErrors === null){
+vErrors = [err271];
+}
+else {
+vErrors.push(err271);
+}
+errors++;
+}
+}
+else {
+const err272 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data125};
+if(vErrors === null){
+vErrors = [err272];
+}
+else {
+vErrors.push(err272);
+}
+errors++;
+}
+}
+if(data.database_id !== undefined){
+let data126 = data.database_id;
+if(!(((typeof data126 == "number") && (!(data126 % 1) && !isNaN(data126))) && (isFinite(data126)))){
+const err273 = {instancePath:instancePath+"/database_id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema35.type,parentSchema:schema35,data:data126};
+if(vErrors === null){
+vErrors = [err273];
+}
+else {
+vErrors.push(err273);
+}
+errors++;
+}
+if((typeof data126 == "number") && (isFinite(data126))){
+if(data126 < 1 || isNaN(data126)){
+const err274 = {instancePath:instancePath+"/database_id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema35,data:data126};
+if(vErrors === null){
+vErrors = [err274];
+}
+else {
+vErrors.push(err274);
+}
+errors++;
+}
+}
+}
+if(data.fields !== undefined){
+let data127 = data.fields;
+if(Array.isArray(data127)){
+if(data127.length < 1){
+const err275 = {instancePath:instancePath+"/fields",schemaPath:"#/allOf/11/then/properties/fields/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema32.allOf[11].then.properties.fields,data:data127};
+if(vErrors === null){
+vErrors = [err275];
+}
+else {
+vErrors.push(err275);
+}
+errors++;
+}
+const len7 = data127.length;
+for(let i7=0; i7<len7; i7++){
+if(!(validate32(data127[i7], {instancePath:instancePath+"/fields/" + i7,parentData:data127,parentDataProperty:i7,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err276 = {instancePath:instancePath+"/fields",schemaPath:"#/allOf/11/then/properties/fields/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.allOf[11].then.properties.fields.type,parentSchema:schema32.allOf[11].then.properties.fields,data:data127};
+if(vErrors === null){
+vErrors = [err276];
+}
+else {
+vErrors.push(err276);
+}
+errors++;
+}
+}
+}
+var _valid11 = _errs321 === errors;
+valid98 = _valid11;
+if(valid98){
+var props13 = true;
+}
+}
+if(!valid98){
+const err277 = {instancePath,schemaPath:"#/allOf/11/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[11].if,parentSchema:schema32.allOf[11],data};
+if(vErrors === null){
+vErrors = [err277];
+}
+else {
+vErrors.push(err277);
 }
 errors++;
 }
@@ -6591,158 +6724,13 @@ props0 = props0 || {};
 Object.assign(props0, props13);
 }
 }
-const _errs324 = errors;
-let valid100 = true;
-const _errs325 = errors;
+const _errs338 = errors;
+let valid106 = true;
+const _errs339 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing12;
 if(((data.action === undefined) && (missing12 = "action")) || ((data.type === undefined) && (missing12 = "type"))){
-const err268 = {};
-if(vErrors === null){
-vErrors = [err268];
-}
-else {
-vErrors.push(err268);
-}
-errors++;
-}
-else {
-if(data.action !== undefined){
-const _errs326 = errors;
-if("delete" !== data.action){
-const err269 = {};
-if(vErrors === null){
-vErrors = [err269];
-}
-else {
-vErrors.push(err269);
-}
-errors++;
-}
-var valid101 = _errs326 === errors;
-}
-else {
-var valid101 = true;
-}
-if(valid101){
-if(data.type !== undefined){
-const _errs327 = errors;
-if("database" !== data.type){
-const err270 = {};
-if(vErrors === null){
-vErrors = [err270];
-}
-else {
-vErrors.push(err270);
-}
-errors++;
-}
-var valid101 = _errs327 === errors;
-}
-else {
-var valid101 = true;
-}
-}
-}
-}
-var _valid12 = _errs325 === errors;
-errors = _errs324;
-if(vErrors !== null){
-if(_errs324){
-vErrors.length = _errs324;
-}
-else {
-vErrors = null;
-}
-}
-if(_valid12){
-const _errs328 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.client === undefined){
-const err271 = {instancePath,schemaPath:"#/allOf/12/then/required",keyword:"required",params:{missingProperty: "client"},message:"must have required property '"+"client"+"'",schema:schema32.allOf[12].then.required,parentSchema:schema32.allOf[12].then,data};
-if(vErrors === null){
-vErrors = [err271];
-}
-else {
-vErrors.push(err271);
-}
-errors++;
-}
-if(data.database_id === undefined){
-const err272 = {instancePath,schemaPath:"#/allOf/12/then/required",keyword:"required",params:{missingProperty: "database_id"},message:"must have required property '"+"database_id"+"'",schema:schema32.allOf[12].then.required,parentSchema:schema32.allOf[12].then,data};
-if(vErrors === null){
-vErrors = [err272];
-}
-else {
-vErrors.push(err272);
-}
-errors++;
-}
-if(data.destroys_data === undefined){
-const err273 = {instancePath,schemaPath:"#/allOf/12/then/required",keyword:"required",params:{missingProperty: "destroys_data"},message:"must have required property '"+"destroys_data"+"'",schema:schema32.allOf[12].then.required,parentSchema:schema32.allOf[12].then,data};
-if(vErrors === null){
-vErrors = [err273];
-}
-else {
-vErrors.push(err273);
-}
-errors++;
-}
-for(const key21 in data){
-if(!(func3.call(schema32.allOf[12].then.properties, key21))){
-const err274 = {instancePath,schemaPath:"#/allOf/12/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key21},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[12].then,data};
-if(vErrors === null){
-vErrors = [err274];
-}
-else {
-vErrors.push(err274);
-}
-errors++;
-}
-}
-if(data.id !== undefined){
-let data127 = data.id;
-if(typeof data127 !== "string"){
-const err275 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/12/then/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[12].then.properties.id.type,parentSchema:schema32.allOf[12].then.properties.id,data:data127};
-if(vErrors === null){
-vErrors = [err275];
-}
-else {
-vErrors.push(err275);
-}
-errors++;
-}
-}
-if(data.name !== undefined){
-let data128 = data.name;
-if(typeof data128 === "string"){
-if(!pattern41.test(data128)){
-const err276 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/databaseName/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9_]{1,64}$"},message:"must match pattern \""+"^[a-z0-9_]{1,64}$"+"\"",schema:"^[a-z0-9_]{1,64}$",parentSchema:schema85,data:data128};
-if(vErrors === null){
-vErrors = [err276];
-}
-else {
-vErrors.push(err276);
-}
-errors++;
-}
-}
-else {
-const err277 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/databaseName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema85.type,parentSchema:schema85,data:data128};
-if(vErrors === null){
-vErrors = [err277];
-}
-else {
-vErrors.push(err277);
-}
-errors++;
-}
-}
-if(data.client !== undefined){
-let data129 = data.client;
-if(typeof data129 === "string"){
-if(!pattern10.test(data129)){
-const err278 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_-]*$"+"\"",schema:"^[a-z][a-z0-9_-]*$",parentSchema:schema33,data:data129};
+const err278 = {};
 if(vErrors === null){
 vErrors = [err278];
 }
@@ -6751,9 +6739,11 @@ vErrors.push(err278);
 }
 errors++;
 }
-}
 else {
-const err279 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data129};
+if(data.action !== undefined){
+const _errs340 = errors;
+if("delete" !== data.action){
+const err279 = {};
 if(vErrors === null){
 vErrors = [err279];
 }
@@ -6762,11 +6752,16 @@ vErrors.push(err279);
 }
 errors++;
 }
+var valid107 = _errs340 === errors;
 }
-if(data.database_id !== undefined){
-let data130 = data.database_id;
-if(!(((typeof data130 == "number") && (!(data130 % 1) && !isNaN(data130))) && (isFinite(data130)))){
-const err280 = {instancePath:instancePath+"/database_id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema35.type,parentSchema:schema35,data:data130};
+else {
+var valid107 = true;
+}
+if(valid107){
+if(data.type !== undefined){
+const _errs341 = errors;
+if("database" !== data.type){
+const err280 = {};
 if(vErrors === null){
 vErrors = [err280];
 }
@@ -6775,9 +6770,29 @@ vErrors.push(err280);
 }
 errors++;
 }
-if((typeof data130 == "number") && (isFinite(data130))){
-if(data130 < 1 || isNaN(data130)){
-const err281 = {instancePath:instancePath+"/database_id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema35,data:data130};
+var valid107 = _errs341 === errors;
+}
+else {
+var valid107 = true;
+}
+}
+}
+}
+var _valid12 = _errs339 === errors;
+errors = _errs338;
+if(vErrors !== null){
+if(_errs338){
+vErrors.length = _errs338;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid12){
+const _errs342 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.client === undefined){
+const err281 = {instancePath,schemaPath:"#/allOf/12/then/required",keyword:"required",params:{missingProperty: "client"},message:"must have required property '"+"client"+"'",schema:schema32.allOf[12].then.required,parentSchema:schema32.allOf[12].then,data};
 if(vErrors === null){
 vErrors = [err281];
 }
@@ -6786,12 +6801,8 @@ vErrors.push(err281);
 }
 errors++;
 }
-}
-}
-if(data.destroys_data !== undefined){
-let data131 = data.destroys_data;
-if(true !== data131){
-const err282 = {instancePath:instancePath+"/destroys_data",schemaPath:"#/allOf/12/then/properties/destroys_data/const",keyword:"const",params:{allowedValue: true},message:"must be equal to constant",schema:true,parentSchema:schema32.allOf[12].then.properties.destroys_data,data:data131};
+if(data.database_id === undefined){
+const err282 = {instancePath,schemaPath:"#/allOf/12/then/required",keyword:"required",params:{missingProperty: "database_id"},message:"must have required property '"+"database_id"+"'",schema:schema32.allOf[12].then.required,parentSchema:schema32.allOf[12].then,data};
 if(vErrors === null){
 vErrors = [err282];
 }
@@ -6800,21 +6811,143 @@ vErrors.push(err282);
 }
 errors++;
 }
-}
-}
-var _valid12 = _errs328 === errors;
-valid100 = _valid12;
-if(valid100){
-var props14 = true;
-}
-}
-if(!valid100){
-const err283 = {instancePath,schemaPath:"#/allOf/12/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[12].if,parentSchema:schema32.allOf[12],data};
+if(data.destroys_data === undefined){
+const err283 = {instancePath,schemaPath:"#/allOf/12/then/required",keyword:"required",params:{missingProperty: "destroys_data"},message:"must have required property '"+"destroys_data"+"'",schema:schema32.allOf[12].then.required,parentSchema:schema32.allOf[12].then,data};
 if(vErrors === null){
 vErrors = [err283];
 }
 else {
 vErrors.push(err283);
+}
+errors++;
+}
+for(const key25 in data){
+if(!(func3.call(schema32.allOf[12].then.properties, key25))){
+const err284 = {instancePath,schemaPath:"#/allOf/12/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key25},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[12].then,data};
+if(vErrors === null){
+vErrors = [err284];
+}
+else {
+vErrors.push(err284);
+}
+errors++;
+}
+}
+if(data.id !== undefined){
+let data131 = data.id;
+if(typeof data131 !== "string"){
+const err285 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/12/then/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[12].then.properties.id.type,parentSchema:schema32.allOf[12].then.properties.id,data:data131};
+if(vErrors === null){
+vErrors = [err285];
+}
+else {
+vErrors.push(err285);
+}
+errors++;
+}
+}
+if(data.name !== undefined){
+let data132 = data.name;
+if(typeof data132 === "string"){
+if(!pattern43.test(data132)){
+const err286 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/databaseName/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9_]{1,64}$"},message:"must match pattern \""+"^[a-z0-9_]{1,64}$"+"\"",schema:"^[a-z0-9_]{1,64}$",parentSchema:schema87,data:data132};
+if(vErrors === null){
+vErrors = [err286];
+}
+else {
+vErrors.push(err286);
+}
+errors++;
+}
+}
+else {
+const err287 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/databaseName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema87.type,parentSchema:schema87,data:data132};
+if(vErrors === null){
+vErrors = [err287];
+}
+else {
+vErrors.push(err287);
+}
+errors++;
+}
+}
+if(data.client !== undefined){
+let data133 = data.client;
+if(typeof data133 === "string"){
+if(!pattern10.test(data133)){
+const err288 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_-]*$"+"\"",schema:"^[a-z][a-z0-9_-]*$",parentSchema:schema33,data:data133};
+if(vErrors === null){
+vErrors = [err288];
+}
+else {
+vErrors.push(err288);
+}
+errors++;
+}
+}
+else {
+const err289 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data133};
+if(vErrors === null){
+vErrors = [err289];
+}
+else {
+vErrors.push(err289);
+}
+errors++;
+}
+}
+if(data.database_id !== undefined){
+let data134 = data.database_id;
+if(!(((typeof data134 == "number") && (!(data134 % 1) && !isNaN(data134))) && (isFinite(data134)))){
+const err290 = {instancePath:instancePath+"/database_id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema35.type,parentSchema:schema35,data:data134};
+if(vErrors === null){
+vErrors = [err290];
+}
+else {
+vErrors.push(err290);
+}
+errors++;
+}
+if((typeof data134 == "number") && (isFinite(data134))){
+if(data134 < 1 || isNaN(data134)){
+const err291 = {instancePath:instancePath+"/database_id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema35,data:data134};
+if(vErrors === null){
+vErrors = [err291];
+}
+else {
+vErrors.push(err291);
+}
+errors++;
+}
+}
+}
+if(data.destroys_data !== undefined){
+let data135 = data.destroys_data;
+if(true !== data135){
+const err292 = {instancePath:instancePath+"/destroys_data",schemaPath:"#/allOf/12/then/properties/destroys_data/const",keyword:"const",params:{allowedValue: true},message:"must be equal to constant",schema:true,parentSchema:schema32.allOf[12].then.properties.destroys_data,data:data135};
+if(vErrors === null){
+vErrors = [err292];
+}
+else {
+vErrors.push(err292);
+}
+errors++;
+}
+}
+}
+var _valid12 = _errs342 === errors;
+valid106 = _valid12;
+if(valid106){
+var props14 = true;
+}
+}
+if(!valid106){
+const err293 = {instancePath,schemaPath:"#/allOf/12/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[12].if,parentSchema:schema32.allOf[12],data};
+if(vErrors === null){
+vErrors = [err293];
+}
+else {
+vErrors.push(err293);
 }
 errors++;
 }
@@ -6827,158 +6960,13 @@ props0 = props0 || {};
 Object.assign(props0, props14);
 }
 }
-const _errs343 = errors;
-let valid106 = true;
-const _errs344 = errors;
+const _errs357 = errors;
+let valid112 = true;
+const _errs358 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing13;
 if(((data.action === undefined) && (missing13 = "action")) || ((data.type === undefined) && (missing13 = "type"))){
-const err284 = {};
-if(vErrors === null){
-vErrors = [err284];
-}
-else {
-vErrors.push(err284);
-}
-errors++;
-}
-else {
-if(data.action !== undefined){
-const _errs345 = errors;
-if("create" !== data.action){
-const err285 = {};
-if(vErrors === null){
-vErrors = [err285];
-}
-else {
-vErrors.push(err285);
-}
-errors++;
-}
-var valid107 = _errs345 === errors;
-}
-else {
-var valid107 = true;
-}
-if(valid107){
-if(data.type !== undefined){
-const _errs346 = errors;
-if("ftp_user" !== data.type){
-const err286 = {};
-if(vErrors === null){
-vErrors = [err286];
-}
-else {
-vErrors.push(err286);
-}
-errors++;
-}
-var valid107 = _errs346 === errors;
-}
-else {
-var valid107 = true;
-}
-}
-}
-}
-var _valid13 = _errs344 === errors;
-errors = _errs343;
-if(vErrors !== null){
-if(_errs343){
-vErrors.length = _errs343;
-}
-else {
-vErrors = null;
-}
-}
-if(_valid13){
-const _errs347 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.client === undefined){
-const err287 = {instancePath,schemaPath:"#/allOf/13/then/required",keyword:"required",params:{missingProperty: "client"},message:"must have required property '"+"client"+"'",schema:schema32.allOf[13].then.required,parentSchema:schema32.allOf[13].then,data};
-if(vErrors === null){
-vErrors = [err287];
-}
-else {
-vErrors.push(err287);
-}
-errors++;
-}
-if(data.client_id === undefined){
-const err288 = {instancePath,schemaPath:"#/allOf/13/then/required",keyword:"required",params:{missingProperty: "client_id"},message:"must have required property '"+"client_id"+"'",schema:schema32.allOf[13].then.required,parentSchema:schema32.allOf[13].then,data};
-if(vErrors === null){
-vErrors = [err288];
-}
-else {
-vErrors.push(err288);
-}
-errors++;
-}
-if(data.values === undefined){
-const err289 = {instancePath,schemaPath:"#/allOf/13/then/required",keyword:"required",params:{missingProperty: "values"},message:"must have required property '"+"values"+"'",schema:schema32.allOf[13].then.required,parentSchema:schema32.allOf[13].then,data};
-if(vErrors === null){
-vErrors = [err289];
-}
-else {
-vErrors.push(err289);
-}
-errors++;
-}
-for(const key22 in data){
-if(!(func3.call(schema32.allOf[13].then.properties, key22))){
-const err290 = {instancePath,schemaPath:"#/allOf/13/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key22},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[13].then,data};
-if(vErrors === null){
-vErrors = [err290];
-}
-else {
-vErrors.push(err290);
-}
-errors++;
-}
-}
-if(data.id !== undefined){
-let data134 = data.id;
-if(typeof data134 !== "string"){
-const err291 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/13/then/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[13].then.properties.id.type,parentSchema:schema32.allOf[13].then.properties.id,data:data134};
-if(vErrors === null){
-vErrors = [err291];
-}
-else {
-vErrors.push(err291);
-}
-errors++;
-}
-}
-if(data.name !== undefined){
-let data135 = data.name;
-if(typeof data135 === "string"){
-if(!pattern48.test(data135)){
-const err292 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/ftpUserName/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9._-]{0,63}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9._-]{0,63}$"+"\"",schema:"^[a-z0-9][a-z0-9._-]{0,63}$",parentSchema:schema98,data:data135};
-if(vErrors === null){
-vErrors = [err292];
-}
-else {
-vErrors.push(err292);
-}
-errors++;
-}
-}
-else {
-const err293 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/ftpUserName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema98.type,parentSchema:schema98,data:data135};
-if(vErrors === null){
-vErrors = [err293];
-}
-else {
-vErrors.push(err293);
-}
-errors++;
-}
-}
-if(data.client !== undefined){
-let data136 = data.client;
-if(typeof data136 === "string"){
-if(!pattern10.test(data136)){
-const err294 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_-]*$"+"\"",schema:"^[a-z][a-z0-9_-]*$",parentSchema:schema33,data:data136};
+const err294 = {};
 if(vErrors === null){
 vErrors = [err294];
 }
@@ -6987,9 +6975,11 @@ vErrors.push(err294);
 }
 errors++;
 }
-}
 else {
-const err295 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data136};
+if(data.action !== undefined){
+const _errs359 = errors;
+if("create" !== data.action){
+const err295 = {};
 if(vErrors === null){
 vErrors = [err295];
 }
@@ -6998,11 +6988,16 @@ vErrors.push(err295);
 }
 errors++;
 }
+var valid113 = _errs359 === errors;
 }
-if(data.client_id !== undefined){
-let data137 = data.client_id;
-if((!(((typeof data137 == "number") && (!(data137 % 1) && !isNaN(data137))) && (isFinite(data137)))) && (data137 !== null)){
-const err296 = {instancePath:instancePath+"/client_id",schemaPath:"#/allOf/13/then/properties/client_id/type",keyword:"type",params:{type: schema32.allOf[13].then.properties.client_id.type},message:"must be integer,null",schema:schema32.allOf[13].then.properties.client_id.type,parentSchema:schema32.allOf[13].then.properties.client_id,data:data137};
+else {
+var valid113 = true;
+}
+if(valid113){
+if(data.type !== undefined){
+const _errs360 = errors;
+if("ftp_user" !== data.type){
+const err296 = {};
 if(vErrors === null){
 vErrors = [err296];
 }
@@ -7011,9 +7006,29 @@ vErrors.push(err296);
 }
 errors++;
 }
-if((typeof data137 == "number") && (isFinite(data137))){
-if(data137 < 1 || isNaN(data137)){
-const err297 = {instancePath:instancePath+"/client_id",schemaPath:"#/allOf/13/then/properties/client_id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema32.allOf[13].then.properties.client_id,data:data137};
+var valid113 = _errs360 === errors;
+}
+else {
+var valid113 = true;
+}
+}
+}
+}
+var _valid13 = _errs358 === errors;
+errors = _errs357;
+if(vErrors !== null){
+if(_errs357){
+vErrors.length = _errs357;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid13){
+const _errs361 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.client === undefined){
+const err297 = {instancePath,schemaPath:"#/allOf/13/then/required",keyword:"required",params:{missingProperty: "client"},message:"must have required property '"+"client"+"'",schema:schema32.allOf[13].then.required,parentSchema:schema32.allOf[13].then,data};
 if(vErrors === null){
 vErrors = [err297];
 }
@@ -7022,13 +7037,8 @@ vErrors.push(err297);
 }
 errors++;
 }
-}
-}
-if(data.values !== undefined){
-let data138 = data.values;
-if(data138 && typeof data138 == "object" && !Array.isArray(data138)){
-if(data138.home === undefined){
-const err298 = {instancePath:instancePath+"/values",schemaPath:"#/$defs/ftpUserValues/required",keyword:"required",params:{missingProperty: "home"},message:"must have required property '"+"home"+"'",schema:schema100.required,parentSchema:schema100,data:data138};
+if(data.client_id === undefined){
+const err298 = {instancePath,schemaPath:"#/allOf/13/then/required",keyword:"required",params:{missingProperty: "client_id"},message:"must have required property '"+"client_id"+"'",schema:schema32.allOf[13].then.required,parentSchema:schema32.allOf[13].then,data};
 if(vErrors === null){
 vErrors = [err298];
 }
@@ -7037,9 +7047,8 @@ vErrors.push(err298);
 }
 errors++;
 }
-for(const key23 in data138){
-if(!((key23 === "home") || (key23 === "description"))){
-const err299 = {instancePath:instancePath+"/values",schemaPath:"#/$defs/ftpUserValues/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key23},message:"must NOT have additional properties",schema:false,parentSchema:schema100,data:data138};
+if(data.values === undefined){
+const err299 = {instancePath,schemaPath:"#/allOf/13/then/required",keyword:"required",params:{missingProperty: "values"},message:"must have required property '"+"values"+"'",schema:schema32.allOf[13].then.required,parentSchema:schema32.allOf[13].then,data};
 if(vErrors === null){
 vErrors = [err299];
 }
@@ -7048,12 +7057,9 @@ vErrors.push(err299);
 }
 errors++;
 }
-}
-if(data138.home !== undefined){
-let data139 = data138.home;
-if(typeof data139 === "string"){
-if(!pattern50.test(data139)){
-const err300 = {instancePath:instancePath+"/values/home",schemaPath:"#/$defs/ftpUserValues/properties/home/pattern",keyword:"pattern",params:{pattern: "^/(www|files)(/.*)?$"},message:"must match pattern \""+"^/(www|files)(/.*)?$"+"\"",schema:"^/(www|files)(/.*)?$",parentSchema:schema100.properties.home,data:data139};
+for(const key26 in data){
+if(!(func3.call(schema32.allOf[13].then.properties, key26))){
+const err300 = {instancePath,schemaPath:"#/allOf/13/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key26},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[13].then,data};
 if(vErrors === null){
 vErrors = [err300];
 }
@@ -7063,8 +7069,10 @@ vErrors.push(err300);
 errors++;
 }
 }
-else {
-const err301 = {instancePath:instancePath+"/values/home",schemaPath:"#/$defs/ftpUserValues/properties/home/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema100.properties.home.type,parentSchema:schema100.properties.home,data:data139};
+if(data.id !== undefined){
+let data138 = data.id;
+if(typeof data138 !== "string"){
+const err301 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/13/then/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[13].then.properties.id.type,parentSchema:schema32.allOf[13].then.properties.id,data:data138};
 if(vErrors === null){
 vErrors = [err301];
 }
@@ -7074,10 +7082,11 @@ vErrors.push(err301);
 errors++;
 }
 }
-if(data138.description !== undefined){
-let data140 = data138.description;
-if(typeof data140 !== "string"){
-const err302 = {instancePath:instancePath+"/values/description",schemaPath:"#/$defs/ftpUserValues/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema100.properties.description.type,parentSchema:schema100.properties.description,data:data140};
+if(data.name !== undefined){
+let data139 = data.name;
+if(typeof data139 === "string"){
+if(!pattern50.test(data139)){
+const err302 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/ftpUserName/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9._-]{0,63}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9._-]{0,63}$"+"\"",schema:"^[a-z0-9][a-z0-9._-]{0,63}$",parentSchema:schema100,data:data139};
 if(vErrors === null){
 vErrors = [err302];
 }
@@ -7087,9 +7096,8 @@ vErrors.push(err302);
 errors++;
 }
 }
-}
 else {
-const err303 = {instancePath:instancePath+"/values",schemaPath:"#/$defs/ftpUserValues/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema100.type,parentSchema:schema100,data:data138};
+const err303 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/ftpUserName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema100.type,parentSchema:schema100,data:data139};
 if(vErrors === null){
 vErrors = [err303];
 }
@@ -7099,20 +7107,145 @@ vErrors.push(err303);
 errors++;
 }
 }
-}
-var _valid13 = _errs347 === errors;
-valid106 = _valid13;
-if(valid106){
-var props15 = true;
-}
-}
-if(!valid106){
-const err304 = {instancePath,schemaPath:"#/allOf/13/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[13].if,parentSchema:schema32.allOf[13],data};
+if(data.client !== undefined){
+let data140 = data.client;
+if(typeof data140 === "string"){
+if(!pattern10.test(data140)){
+const err304 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_-]*$"+"\"",schema:"^[a-z][a-z0-9_-]*$",parentSchema:schema33,data:data140};
 if(vErrors === null){
 vErrors = [err304];
 }
 else {
 vErrors.push(err304);
+}
+errors++;
+}
+}
+else {
+const err305 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data140};
+if(vErrors === null){
+vErrors = [err305];
+}
+else {
+vErrors.push(err305);
+}
+errors++;
+}
+}
+if(data.client_id !== undefined){
+let data141 = data.client_id;
+if((!(((typeof data141 == "number") && (!(data141 % 1) && !isNaN(data141))) && (isFinite(data141)))) && (data141 !== null)){
+const err306 = {instancePath:instancePath+"/client_id",schemaPath:"#/allOf/13/then/properties/client_id/type",keyword:"type",params:{type: schema32.allOf[13].then.properties.client_id.type},message:"must be integer,null",schema:schema32.allOf[13].then.properties.client_id.type,parentSchema:schema32.allOf[13].then.properties.client_id,data:data141};
+if(vErrors === null){
+vErrors = [err306];
+}
+else {
+vErrors.push(err306);
+}
+errors++;
+}
+if((typeof data141 == "number") && (isFinite(data141))){
+if(data141 < 1 || isNaN(data141)){
+const err307 = {instancePath:instancePath+"/client_id",schemaPath:"#/allOf/13/then/properties/client_id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema32.allOf[13].then.properties.client_id,data:data141};
+if(vErrors === null){
+vErrors = [err307];
+}
+else {
+vErrors.push(err307);
+}
+errors++;
+}
+}
+}
+if(data.values !== undefined){
+let data142 = data.values;
+if(data142 && typeof data142 == "object" && !Array.isArray(data142)){
+if(data142.home === undefined){
+const err308 = {instancePath:instancePath+"/values",schemaPath:"#/$defs/ftpUserValues/required",keyword:"required",params:{missingProperty: "home"},message:"must have required property '"+"home"+"'",schema:schema102.required,parentSchema:schema102,data:data142};
+if(vErrors === null){
+vErrors = [err308];
+}
+else {
+vErrors.push(err308);
+}
+errors++;
+}
+for(const key27 in data142){
+if(!((key27 === "home") || (key27 === "description"))){
+const err309 = {instancePath:instancePath+"/values",schemaPath:"#/$defs/ftpUserValues/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key27},message:"must NOT have additional properties",schema:false,parentSchema:schema102,data:data142};
+if(vErrors === null){
+vErrors = [err309];
+}
+else {
+vErrors.push(err309);
+}
+errors++;
+}
+}
+if(data142.home !== undefined){
+let data143 = data142.home;
+if(typeof data143 === "string"){
+if(!pattern52.test(data143)){
+const err310 = {instancePath:instancePath+"/values/home",schemaPath:"#/$defs/ftpUserValues/properties/home/pattern",keyword:"pattern",params:{pattern: "^/(www|files)(/.*)?$"},message:"must match pattern \""+"^/(www|files)(/.*)?$"+"\"",schema:"^/(www|files)(/.*)?$",parentSchema:schema102.properties.home,data:data143};
+if(vErrors === null){
+vErrors = [err310];
+}
+else {
+vErrors.push(err310);
+}
+errors++;
+}
+}
+else {
+const err311 = {instancePath:instancePath+"/values/home",schemaPath:"#/$defs/ftpUserValues/properties/home/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema102.properties.home.type,parentSchema:schema102.properties.home,data:data143};
+if(vErrors === null){
+vErrors = [err311];
+}
+else {
+vErrors.push(err311);
+}
+errors++;
+}
+}
+if(data142.description !== undefined){
+let data144 = data142.description;
+if(typeof data144 !== "string"){
+const err312 = {instancePath:instancePath+"/values/description",schemaPath:"#/$defs/ftpUserValues/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema102.properties.description.type,parentSchema:schema102.properties.description,data:data144};
+if(vErrors === null){
+vErrors = [err312];
+}
+else {
+vErrors.push(err312);
+}
+errors++;
+}
+}
+}
+else {
+const err313 = {instancePath:instancePath+"/values",schemaPath:"#/$defs/ftpUserValues/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema102.type,parentSchema:schema102,data:data142};
+if(vErrors === null){
+vErrors = [err313];
+}
+else {
+vErrors.push(err313);
+}
+errors++;
+}
+}
+}
+var _valid13 = _errs361 === errors;
+valid112 = _valid13;
+if(valid112){
+var props15 = true;
+}
+}
+if(!valid112){
+const err314 = {instancePath,schemaPath:"#/allOf/13/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[13].if,parentSchema:schema32.allOf[13],data};
+if(vErrors === null){
+vErrors = [err314];
+}
+else {
+vErrors.push(err314);
 }
 errors++;
 }
@@ -7125,158 +7258,13 @@ props0 = props0 || {};
 Object.assign(props0, props15);
 }
 }
-const _errs368 = errors;
-let valid113 = true;
-const _errs369 = errors;
+const _errs382 = errors;
+let valid119 = true;
+const _errs383 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing14;
 if(((data.action === undefined) && (missing14 = "action")) || ((data.type === undefined) && (missing14 = "type"))){
-const err305 = {};
-if(vErrors === null){
-vErrors = [err305];
-}
-else {
-vErrors.push(err305);
-}
-errors++;
-}
-else {
-if(data.action !== undefined){
-const _errs370 = errors;
-if("update" !== data.action){
-const err306 = {};
-if(vErrors === null){
-vErrors = [err306];
-}
-else {
-vErrors.push(err306);
-}
-errors++;
-}
-var valid114 = _errs370 === errors;
-}
-else {
-var valid114 = true;
-}
-if(valid114){
-if(data.type !== undefined){
-const _errs371 = errors;
-if("ftp_user" !== data.type){
-const err307 = {};
-if(vErrors === null){
-vErrors = [err307];
-}
-else {
-vErrors.push(err307);
-}
-errors++;
-}
-var valid114 = _errs371 === errors;
-}
-else {
-var valid114 = true;
-}
-}
-}
-}
-var _valid14 = _errs369 === errors;
-errors = _errs368;
-if(vErrors !== null){
-if(_errs368){
-vErrors.length = _errs368;
-}
-else {
-vErrors = null;
-}
-}
-if(_valid14){
-const _errs372 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.client === undefined){
-const err308 = {instancePath,schemaPath:"#/allOf/14/then/required",keyword:"required",params:{missingProperty: "client"},message:"must have required property '"+"client"+"'",schema:schema32.allOf[14].then.required,parentSchema:schema32.allOf[14].then,data};
-if(vErrors === null){
-vErrors = [err308];
-}
-else {
-vErrors.push(err308);
-}
-errors++;
-}
-if(data.ftp_user_id === undefined){
-const err309 = {instancePath,schemaPath:"#/allOf/14/then/required",keyword:"required",params:{missingProperty: "ftp_user_id"},message:"must have required property '"+"ftp_user_id"+"'",schema:schema32.allOf[14].then.required,parentSchema:schema32.allOf[14].then,data};
-if(vErrors === null){
-vErrors = [err309];
-}
-else {
-vErrors.push(err309);
-}
-errors++;
-}
-if(data.fields === undefined){
-const err310 = {instancePath,schemaPath:"#/allOf/14/then/required",keyword:"required",params:{missingProperty: "fields"},message:"must have required property '"+"fields"+"'",schema:schema32.allOf[14].then.required,parentSchema:schema32.allOf[14].then,data};
-if(vErrors === null){
-vErrors = [err310];
-}
-else {
-vErrors.push(err310);
-}
-errors++;
-}
-for(const key24 in data){
-if(!(func3.call(schema32.allOf[14].then.properties, key24))){
-const err311 = {instancePath,schemaPath:"#/allOf/14/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key24},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[14].then,data};
-if(vErrors === null){
-vErrors = [err311];
-}
-else {
-vErrors.push(err311);
-}
-errors++;
-}
-}
-if(data.id !== undefined){
-let data143 = data.id;
-if(typeof data143 !== "string"){
-const err312 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/14/then/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[14].then.properties.id.type,parentSchema:schema32.allOf[14].then.properties.id,data:data143};
-if(vErrors === null){
-vErrors = [err312];
-}
-else {
-vErrors.push(err312);
-}
-errors++;
-}
-}
-if(data.name !== undefined){
-let data144 = data.name;
-if(typeof data144 === "string"){
-if(!pattern48.test(data144)){
-const err313 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/ftpUserName/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9._-]{0,63}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9._-]{0,63}$"+"\"",schema:"^[a-z0-9][a-z0-9._-]{0,63}$",parentSchema:schema98,data:data144};
-if(vErrors === null){
-vErrors = [err313];
-}
-else {
-vErrors.push(err313);
-}
-errors++;
-}
-}
-else {
-const err314 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/ftpUserName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema98.type,parentSchema:schema98,data:data144};
-if(vErrors === null){
-vErrors = [err314];
-}
-else {
-vErrors.push(err314);
-}
-errors++;
-}
-}
-if(data.client !== undefined){
-let data145 = data.client;
-if(typeof data145 === "string"){
-if(!pattern10.test(data145)){
-const err315 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_-]*$"+"\"",schema:"^[a-z][a-z0-9_-]*$",parentSchema:schema33,data:data145};
+const err315 = {};
 if(vErrors === null){
 vErrors = [err315];
 }
@@ -7285,9 +7273,11 @@ vErrors.push(err315);
 }
 errors++;
 }
-}
 else {
-const err316 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data145};
+if(data.action !== undefined){
+const _errs384 = errors;
+if("update" !== data.action){
+const err316 = {};
 if(vErrors === null){
 vErrors = [err316];
 }
@@ -7296,11 +7286,16 @@ vErrors.push(err316);
 }
 errors++;
 }
+var valid120 = _errs384 === errors;
 }
-if(data.ftp_user_id !== undefined){
-let data146 = data.ftp_user_id;
-if(!(((typeof data146 == "number") && (!(data146 % 1) && !isNaN(data146))) && (isFinite(data146)))){
-const err317 = {instancePath:instancePath+"/ftp_user_id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema35.type,parentSchema:schema35,data:data146};
+else {
+var valid120 = true;
+}
+if(valid120){
+if(data.type !== undefined){
+const _errs385 = errors;
+if("ftp_user" !== data.type){
+const err317 = {};
 if(vErrors === null){
 vErrors = [err317];
 }
@@ -7309,9 +7304,29 @@ vErrors.push(err317);
 }
 errors++;
 }
-if((typeof data146 == "number") && (isFinite(data146))){
-if(data146 < 1 || isNaN(data146)){
-const err318 = {instancePath:instancePath+"/ftp_user_id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema35,data:data146};
+var valid120 = _errs385 === errors;
+}
+else {
+var valid120 = true;
+}
+}
+}
+}
+var _valid14 = _errs383 === errors;
+errors = _errs382;
+if(vErrors !== null){
+if(_errs382){
+vErrors.length = _errs382;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid14){
+const _errs386 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.client === undefined){
+const err318 = {instancePath,schemaPath:"#/allOf/14/then/required",keyword:"required",params:{missingProperty: "client"},message:"must have required property '"+"client"+"'",schema:schema32.allOf[14].then.required,parentSchema:schema32.allOf[14].then,data};
 if(vErrors === null){
 vErrors = [err318];
 }
@@ -7320,13 +7335,8 @@ vErrors.push(err318);
 }
 errors++;
 }
-}
-}
-if(data.fields !== undefined){
-let data147 = data.fields;
-if(Array.isArray(data147)){
-if(data147.length < 1){
-const err319 = {instancePath:instancePath+"/fields",schemaPath:"#/allOf/14/then/properties/fields/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema32.allOf[14].then.properties.fields,data:data147};
+if(data.ftp_user_id === undefined){
+const err319 = {instancePath,schemaPath:"#/allOf/14/then/required",keyword:"required",params:{missingProperty: "ftp_user_id"},message:"must have required property '"+"ftp_user_id"+"'",schema:schema32.allOf[14].then.required,parentSchema:schema32.allOf[14].then,data};
 if(vErrors === null){
 vErrors = [err319];
 }
@@ -7335,16 +7345,8 @@ vErrors.push(err319);
 }
 errors++;
 }
-const len8 = data147.length;
-for(let i8=0; i8<len8; i8++){
-let data148 = data147[i8];
-const _errs389 = errors;
-let valid122 = false;
-let passing0 = null;
-const _errs390 = errors;
-if(data148 && typeof data148 == "object" && !Array.isArray(data148)){
-if(data148.field === undefined){
-const err320 = {instancePath:instancePath+"/fields/" + i8,schemaPath:"#/$defs/ftpUserFieldChange/oneOf/0/required",keyword:"required",params:{missingProperty: "field"},message:"must have required property '"+"field"+"'",schema:schema104.oneOf[0].required,parentSchema:schema104.oneOf[0],data:data148};
+if(data.fields === undefined){
+const err320 = {instancePath,schemaPath:"#/allOf/14/then/required",keyword:"required",params:{missingProperty: "fields"},message:"must have required property '"+"fields"+"'",schema:schema32.allOf[14].then.required,parentSchema:schema32.allOf[14].then,data};
 if(vErrors === null){
 vErrors = [err320];
 }
@@ -7353,8 +7355,9 @@ vErrors.push(err320);
 }
 errors++;
 }
-if(data148.before === undefined){
-const err321 = {instancePath:instancePath+"/fields/" + i8,schemaPath:"#/$defs/ftpUserFieldChange/oneOf/0/required",keyword:"required",params:{missingProperty: "before"},message:"must have required property '"+"before"+"'",schema:schema104.oneOf[0].required,parentSchema:schema104.oneOf[0],data:data148};
+for(const key28 in data){
+if(!(func3.call(schema32.allOf[14].then.properties, key28))){
+const err321 = {instancePath,schemaPath:"#/allOf/14/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key28},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[14].then,data};
 if(vErrors === null){
 vErrors = [err321];
 }
@@ -7363,8 +7366,11 @@ vErrors.push(err321);
 }
 errors++;
 }
-if(data148.after === undefined){
-const err322 = {instancePath:instancePath+"/fields/" + i8,schemaPath:"#/$defs/ftpUserFieldChange/oneOf/0/required",keyword:"required",params:{missingProperty: "after"},message:"must have required property '"+"after"+"'",schema:schema104.oneOf[0].required,parentSchema:schema104.oneOf[0],data:data148};
+}
+if(data.id !== undefined){
+let data147 = data.id;
+if(typeof data147 !== "string"){
+const err322 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/14/then/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[14].then.properties.id.type,parentSchema:schema32.allOf[14].then.properties.id,data:data147};
 if(vErrors === null){
 vErrors = [err322];
 }
@@ -7373,9 +7379,12 @@ vErrors.push(err322);
 }
 errors++;
 }
-for(const key25 in data148){
-if(!(((key25 === "field") || (key25 === "before")) || (key25 === "after"))){
-const err323 = {instancePath:instancePath+"/fields/" + i8,schemaPath:"#/$defs/ftpUserFieldChange/oneOf/0/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key25},message:"must NOT have additional properties",schema:false,parentSchema:schema104.oneOf[0],data:data148};
+}
+if(data.name !== undefined){
+let data148 = data.name;
+if(typeof data148 === "string"){
+if(!pattern50.test(data148)){
+const err323 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/ftpUserName/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9._-]{0,63}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9._-]{0,63}$"+"\"",schema:"^[a-z0-9][a-z0-9._-]{0,63}$",parentSchema:schema100,data:data148};
 if(vErrors === null){
 vErrors = [err323];
 }
@@ -7385,10 +7394,8 @@ vErrors.push(err323);
 errors++;
 }
 }
-if(data148.field !== undefined){
-let data149 = data148.field;
-if("home" !== data149){
-const err324 = {instancePath:instancePath+"/fields/" + i8+"/field",schemaPath:"#/$defs/ftpUserFieldChange/oneOf/0/properties/field/const",keyword:"const",params:{allowedValue: "home"},message:"must be equal to constant",schema:"home",parentSchema:schema104.oneOf[0].properties.field,data:data149};
+else {
+const err324 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/ftpUserName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema100.type,parentSchema:schema100,data:data148};
 if(vErrors === null){
 vErrors = [err324];
 }
@@ -7398,10 +7405,11 @@ vErrors.push(err324);
 errors++;
 }
 }
-if(data148.before !== undefined){
-let data150 = data148.before;
-if(typeof data150 !== "string"){
-const err325 = {instancePath:instancePath+"/fields/" + i8+"/before",schemaPath:"#/$defs/ftpUserFieldChange/oneOf/0/properties/before/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema104.oneOf[0].properties.before.type,parentSchema:schema104.oneOf[0].properties.before,data:data150};
+if(data.client !== undefined){
+let data149 = data.client;
+if(typeof data149 === "string"){
+if(!pattern10.test(data149)){
+const err325 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_-]*$"+"\"",schema:"^[a-z][a-z0-9_-]*$",parentSchema:schema33,data:data149};
 if(vErrors === null){
 vErrors = [err325];
 }
@@ -7411,10 +7419,8 @@ vErrors.push(err325);
 errors++;
 }
 }
-if(data148.after !== undefined){
-let data151 = data148.after;
-if(typeof data151 !== "string"){
-const err326 = {instancePath:instancePath+"/fields/" + i8+"/after",schemaPath:"#/$defs/ftpUserFieldChange/oneOf/0/properties/after/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema104.oneOf[0].properties.after.type,parentSchema:schema104.oneOf[0].properties.after,data:data151};
+else {
+const err326 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data149};
 if(vErrors === null){
 vErrors = [err326];
 }
@@ -7424,9 +7430,10 @@ vErrors.push(err326);
 errors++;
 }
 }
-}
-else {
-const err327 = {instancePath:instancePath+"/fields/" + i8,schemaPath:"#/$defs/ftpUserFieldChange/oneOf/0/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema104.oneOf[0].type,parentSchema:schema104.oneOf[0],data:data148};
+if(data.ftp_user_id !== undefined){
+let data150 = data.ftp_user_id;
+if(!(((typeof data150 == "number") && (!(data150 % 1) && !isNaN(data150))) && (isFinite(data150)))){
+const err327 = {instancePath:instancePath+"/ftp_user_id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema35.type,parentSchema:schema35,data:data150};
 if(vErrors === null){
 vErrors = [err327];
 }
@@ -7435,16 +7442,9 @@ vErrors.push(err327);
 }
 errors++;
 }
-var _valid15 = _errs390 === errors;
-if(_valid15){
-valid122 = true;
-passing0 = 0;
-var props16 = true;
-}
-const _errs398 = errors;
-if(data148 && typeof data148 == "object" && !Array.isArray(data148)){
-if(data148.field === undefined){
-const err328 = {instancePath:instancePath+"/fields/" + i8,schemaPath:"#/$defs/ftpUserFieldChange/oneOf/1/required",keyword:"required",params:{missingProperty: "field"},message:"must have required property '"+"field"+"'",schema:schema104.oneOf[1].required,parentSchema:schema104.oneOf[1],data:data148};
+if((typeof data150 == "number") && (isFinite(data150))){
+if(data150 < 1 || isNaN(data150)){
+const err328 = {instancePath:instancePath+"/ftp_user_id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema35,data:data150};
 if(vErrors === null){
 vErrors = [err328];
 }
@@ -7453,8 +7453,13 @@ vErrors.push(err328);
 }
 errors++;
 }
-if(data148.before === undefined){
-const err329 = {instancePath:instancePath+"/fields/" + i8,schemaPath:"#/$defs/ftpUserFieldChange/oneOf/1/required",keyword:"required",params:{missingProperty: "before"},message:"must have required property '"+"before"+"'",schema:schema104.oneOf[1].required,parentSchema:schema104.oneOf[1],data:data148};
+}
+}
+if(data.fields !== undefined){
+let data151 = data.fields;
+if(Array.isArray(data151)){
+if(data151.length < 1){
+const err329 = {instancePath:instancePath+"/fields",schemaPath:"#/allOf/14/then/properties/fields/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema32.allOf[14].then.properties.fields,data:data151};
 if(vErrors === null){
 vErrors = [err329];
 }
@@ -7463,8 +7468,16 @@ vErrors.push(err329);
 }
 errors++;
 }
-if(data148.after === undefined){
-const err330 = {instancePath:instancePath+"/fields/" + i8,schemaPath:"#/$defs/ftpUserFieldChange/oneOf/1/required",keyword:"required",params:{missingProperty: "after"},message:"must have required property '"+"after"+"'",schema:schema104.oneOf[1].required,parentSchema:schema104.oneOf[1],data:data148};
+const len8 = data151.length;
+for(let i8=0; i8<len8; i8++){
+let data152 = data151[i8];
+const _errs403 = errors;
+let valid128 = false;
+let passing0 = null;
+const _errs404 = errors;
+if(data152 && typeof data152 == "object" && !Array.isArray(data152)){
+if(data152.field === undefined){
+const err330 = {instancePath:instancePath+"/fields/" + i8,schemaPath:"#/$defs/ftpUserFieldChange/oneOf/0/required",keyword:"required",params:{missingProperty: "field"},message:"must have required property '"+"field"+"'",schema:schema106.oneOf[0].required,parentSchema:schema106.oneOf[0],data:data152};
 if(vErrors === null){
 vErrors = [err330];
 }
@@ -7473,9 +7486,8 @@ vErrors.push(err330);
 }
 errors++;
 }
-for(const key26 in data148){
-if(!(((key26 === "field") || (key26 === "before")) || (key26 === "after"))){
-const err331 = {instancePath:instancePath+"/fields/" + i8,schemaPath:"#/$defs/ftpUserFieldChange/oneOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key26},message:"must NOT have additional properties",schema:false,parentSchema:schema104.oneOf[1],data:data148};
+if(data152.before === undefined){
+const err331 = {instancePath:instancePath+"/fields/" + i8,schemaPath:"#/$defs/ftpUserFieldChange/oneOf/0/required",keyword:"required",params:{missingProperty: "before"},message:"must have required property '"+"before"+"'",schema:schema106.oneOf[0].required,parentSchema:schema106.oneOf[0],data:data152};
 if(vErrors === null){
 vErrors = [err331];
 }
@@ -7484,11 +7496,8 @@ vErrors.push(err331);
 }
 errors++;
 }
-}
-if(data148.field !== undefined){
-let data152 = data148.field;
-if("description" !== data152){
-const err332 = {instancePath:instancePath+"/fields/" + i8+"/field",schemaPath:"#/$defs/ftpUserFieldChange/oneOf/1/properties/field/const",keyword:"const",params:{allowedValue: "description"},message:"must be equal to constant",schema:"description",parentSchema:schema104.oneOf[1].properties.field,data:data152};
+if(data152.after === undefined){
+const err332 = {instancePath:instancePath+"/fields/" + i8,schemaPath:"#/$defs/ftpUserFieldChange/oneOf/0/required",keyword:"required",params:{missingProperty: "after"},message:"must have required property '"+"after"+"'",schema:schema106.oneOf[0].required,parentSchema:schema106.oneOf[0],data:data152};
 if(vErrors === null){
 vErrors = [err332];
 }
@@ -7497,11 +7506,9 @@ vErrors.push(err332);
 }
 errors++;
 }
-}
-if(data148.before !== undefined){
-let data153 = data148.before;
-if(typeof data153 !== "string"){
-const err333 = {instancePath:instancePath+"/fields/" + i8+"/before",schemaPath:"#/$defs/ftpUserFieldChange/oneOf/1/properties/before/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema104.oneOf[1].properties.before.type,parentSchema:schema104.oneOf[1].properties.before,data:data153};
+for(const key29 in data152){
+if(!(((key29 === "field") || (key29 === "before")) || (key29 === "after"))){
+const err333 = {instancePath:instancePath+"/fields/" + i8,schemaPath:"#/$defs/ftpUserFieldChange/oneOf/0/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key29},message:"must NOT have additional properties",schema:false,parentSchema:schema106.oneOf[0],data:data152};
 if(vErrors === null){
 vErrors = [err333];
 }
@@ -7511,10 +7518,10 @@ vErrors.push(err333);
 errors++;
 }
 }
-if(data148.after !== undefined){
-let data154 = data148.after;
-if(typeof data154 !== "string"){
-const err334 = {instancePath:instancePath+"/fields/" + i8+"/after",schemaPath:"#/$defs/ftpUserFieldChange/oneOf/1/properties/after/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema104.oneOf[1].properties.after.type,parentSchema:schema104.oneOf[1].properties.after,data:data154};
+if(data152.field !== undefined){
+let data153 = data152.field;
+if("home" !== data153){
+const err334 = {instancePath:instancePath+"/fields/" + i8+"/field",schemaPath:"#/$defs/ftpUserFieldChange/oneOf/0/properties/field/const",keyword:"const",params:{allowedValue: "home"},message:"must be equal to constant",schema:"home",parentSchema:schema106.oneOf[0].properties.field,data:data153};
 if(vErrors === null){
 vErrors = [err334];
 }
@@ -7524,9 +7531,10 @@ vErrors.push(err334);
 errors++;
 }
 }
-}
-else {
-const err335 = {instancePath:instancePath+"/fields/" + i8,schemaPath:"#/$defs/ftpUserFieldChange/oneOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema104.oneOf[1].type,parentSchema:schema104.oneOf[1],data:data148};
+if(data152.before !== undefined){
+let data154 = data152.before;
+if(typeof data154 !== "string"){
+const err335 = {instancePath:instancePath+"/fields/" + i8+"/before",schemaPath:"#/$defs/ftpUserFieldChange/oneOf/0/properties/before/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema106.oneOf[0].properties.before.type,parentSchema:schema106.oneOf[0].properties.before,data:data154};
 if(vErrors === null){
 vErrors = [err335];
 }
@@ -7535,22 +7543,11 @@ vErrors.push(err335);
 }
 errors++;
 }
-var _valid15 = _errs398 === errors;
-if(_valid15 && valid122){
-valid122 = false;
-passing0 = [passing0, 1];
 }
-else {
-if(_valid15){
-valid122 = true;
-passing0 = 1;
-if(props16 !== true){
-props16 = true;
-}
-}
-}
-if(!valid122){
-const err336 = {instancePath:instancePath+"/fields/" + i8,schemaPath:"#/$defs/ftpUserFieldChange/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema104.oneOf,parentSchema:schema104,data:data148};
+if(data152.after !== undefined){
+let data155 = data152.after;
+if(typeof data155 !== "string"){
+const err336 = {instancePath:instancePath+"/fields/" + i8+"/after",schemaPath:"#/$defs/ftpUserFieldChange/oneOf/0/properties/after/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema106.oneOf[0].properties.after.type,parentSchema:schema106.oneOf[0].properties.after,data:data155};
 if(vErrors === null){
 vErrors = [err336];
 }
@@ -7559,11 +7556,147 @@ vErrors.push(err336);
 }
 errors++;
 }
+}
+}
 else {
-errors = _errs389;
+const err337 = {instancePath:instancePath+"/fields/" + i8,schemaPath:"#/$defs/ftpUserFieldChange/oneOf/0/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema106.oneOf[0].type,parentSchema:schema106.oneOf[0],data:data152};
+if(vErrors === null){
+vErrors = [err337];
+}
+else {
+vErrors.push(err337);
+}
+errors++;
+}
+var _valid15 = _errs404 === errors;
+if(_valid15){
+valid128 = true;
+passing0 = 0;
+var props16 = true;
+}
+const _errs412 = errors;
+if(data152 && typeof data152 == "object" && !Array.isArray(data152)){
+if(data152.field === undefined){
+const err338 = {instancePath:instancePath+"/fields/" + i8,schemaPath:"#/$defs/ftpUserFieldChange/oneOf/1/required",keyword:"required",params:{missingProperty: "field"},message:"must have required property '"+"field"+"'",schema:schema106.oneOf[1].required,parentSchema:schema106.oneOf[1],data:data152};
+if(vErrors === null){
+vErrors = [err338];
+}
+else {
+vErrors.push(err338);
+}
+errors++;
+}
+if(data152.before === undefined){
+const err339 = {instancePath:instancePath+"/fields/" + i8,schemaPath:"#/$defs/ftpUserFieldChange/oneOf/1/required",keyword:"required",params:{missingProperty: "before"},message:"must have required property '"+"before"+"'",schema:schema106.oneOf[1].required,parentSchema:schema106.oneOf[1],data:data152};
+if(vErrors === null){
+vErrors = [err339];
+}
+else {
+vErrors.push(err339);
+}
+errors++;
+}
+if(data152.after === undefined){
+const err340 = {instancePath:instancePath+"/fields/" + i8,schemaPath:"#/$defs/ftpUserFieldChange/oneOf/1/required",keyword:"required",params:{missingProperty: "after"},message:"must have required property '"+"after"+"'",schema:schema106.oneOf[1].required,parentSchema:schema106.oneOf[1],data:data152};
+if(vErrors === null){
+vErrors = [err340];
+}
+else {
+vErrors.push(err340);
+}
+errors++;
+}
+for(const key30 in data152){
+if(!(((key30 === "field") || (key30 === "before")) || (key30 === "after"))){
+const err341 = {instancePath:instancePath+"/fields/" + i8,schemaPath:"#/$defs/ftpUserFieldChange/oneOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key30},message:"must NOT have additional properties",schema:false,parentSchema:schema106.oneOf[1],data:data152};
+if(vErrors === null){
+vErrors = [err341];
+}
+else {
+vErrors.push(err341);
+}
+errors++;
+}
+}
+if(data152.field !== undefined){
+let data156 = data152.field;
+if("description" !== data156){
+const err342 = {instancePath:instancePath+"/fields/" + i8+"/field",schemaPath:"#/$defs/ftpUserFieldChange/oneOf/1/properties/field/const",keyword:"const",params:{allowedValue: "description"},message:"must be equal to constant",schema:"description",parentSchema:schema106.oneOf[1].properties.field,data:data156};
+if(vErrors === null){
+vErrors = [err342];
+}
+else {
+vErrors.push(err342);
+}
+errors++;
+}
+}
+if(data152.before !== undefined){
+let data157 = data152.before;
+if(typeof data157 !== "string"){
+const err343 = {instancePath:instancePath+"/fields/" + i8+"/before",schemaPath:"#/$defs/ftpUserFieldChange/oneOf/1/properties/before/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema106.oneOf[1].properties.before.type,parentSchema:schema106.oneOf[1].properties.before,data:data157};
+if(vErrors === null){
+vErrors = [err343];
+}
+else {
+vErrors.push(err343);
+}
+errors++;
+}
+}
+if(data152.after !== undefined){
+let data158 = data152.after;
+if(typeof data158 !== "string"){
+const err344 = {instancePath:instancePath+"/fields/" + i8+"/after",schemaPath:"#/$defs/ftpUserFieldChange/oneOf/1/properties/after/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema106.oneOf[1].properties.after.type,parentSchema:schema106.oneOf[1].properties.after,data:data158};
+if(vErrors === null){
+vErrors = [err344];
+}
+else {
+vErrors.push(err344);
+}
+errors++;
+}
+}
+}
+else {
+const err345 = {instancePath:instancePath+"/fields/" + i8,schemaPath:"#/$defs/ftpUserFieldChange/oneOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema106.oneOf[1].type,parentSchema:schema106.oneOf[1],data:data152};
+if(vErrors === null){
+vErrors = [err345];
+}
+else {
+vErrors.push(err345);
+}
+errors++;
+}
+var _valid15 = _errs412 === errors;
+if(_valid15 && valid128){
+valid128 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid15){
+valid128 = true;
+passing0 = 1;
+if(props16 !== true){
+props16 = true;
+}
+}
+}
+if(!valid128){
+const err346 = {instancePath:instancePath+"/fields/" + i8,schemaPath:"#/$defs/ftpUserFieldChange/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema106.oneOf,parentSchema:schema106,data:data152};
+if(vErrors === null){
+vErrors = [err346];
+}
+else {
+vErrors.push(err346);
+}
+errors++;
+}
+else {
+errors = _errs403;
 if(vErrors !== null){
-if(_errs389){
-vErrors.length = _errs389;
+if(_errs403){
+vErrors.length = _errs403;
 }
 else {
 vErrors = null;
@@ -7573,30 +7706,30 @@ vErrors = null;
 }
 }
 else {
-const err337 = {instancePath:instancePath+"/fields",schemaPath:"#/allOf/14/then/properties/fields/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.allOf[14].then.properties.fields.type,parentSchema:schema32.allOf[14].then.properties.fields,data:data147};
+const err347 = {instancePath:instancePath+"/fields",schemaPath:"#/allOf/14/then/properties/fields/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.allOf[14].then.properties.fields.type,parentSchema:schema32.allOf[14].then.properties.fields,data:data151};
 if(vErrors === null){
-vErrors = [err337];
+vErrors = [err347];
 }
 else {
-vErrors.push(err337);
+vErrors.push(err347);
 }
 errors++;
 }
 }
 }
-var _valid14 = _errs372 === errors;
-valid113 = _valid14;
-if(valid113){
+var _valid14 = _errs386 === errors;
+valid119 = _valid14;
+if(valid119){
 var props17 = true;
 }
 }
-if(!valid113){
-const err338 = {instancePath,schemaPath:"#/allOf/14/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[14].if,parentSchema:schema32.allOf[14],data};
+if(!valid119){
+const err348 = {instancePath,schemaPath:"#/allOf/14/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[14].if,parentSchema:schema32.allOf[14],data};
 if(vErrors === null){
-vErrors = [err338];
+vErrors = [err348];
 }
 else {
-vErrors.push(err338);
+vErrors.push(err348);
 }
 errors++;
 }
@@ -7609,159 +7742,13 @@ props0 = props0 || {};
 Object.assign(props0, props17);
 }
 }
-const _errs407 = errors;
-let valid125 = true;
-const _errs408 = errors;
+const _errs421 = errors;
+let valid131 = true;
+const _errs422 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing15;
 if(((data.action === undefined) && (missing15 = "action")) || ((data.type === undefined) && (missing15 = "type"))){
-const err339 = {};
-if(vErrors === null){
-vErrors = [err339];
-}
-else {
-vErrors.push(err339);
-}
-errors++;
-}
-else {
-if(data.action !== undefined){
-const _errs409 = errors;
-if("delete" !== data.action){
-const err340 = {};
-if(vErrors === null){
-vErrors = [err340];
-}
-else {
-vErrors.push(err340);
-}
-errors++;
-}
-var valid126 = _errs409 === errors;
-}
-else {
-var valid126 = true;
-}
-if(valid126){
-if(data.type !== undefined){
-const _errs410 = errors;
-if("ftp_user" !== data.type){
-const err341 = {};
-if(vErrors === null){
-vErrors = [err341];
-}
-else {
-vErrors.push(err341);
-}
-errors++;
-}
-var valid126 = _errs410 === errors;
-}
-else {
-var valid126 = true;
-}
-}
-}
-}
-var _valid16 = _errs408 === errors;
-errors = _errs407;
-if(vErrors !== null){
-if(_errs407){
-vErrors.length = _errs407;
-}
-else {
-vErrors = null;
-}
-}
-if(_valid16){
-const _errs411 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.client === undefined){
-const err342 = {instancePath,schemaPath:"#/allOf/15/then/required",keyword:"required",params:{missingProperty: "client"},message:"must have required property '"+"client"+"'",schema:schema32.allOf[15].then.required,parentSchema:schema32.allOf[15].then,data};
-if(vErrors === null){
-vErrors = [err342];
-}
-else {
-vErrors.push(err342);
-}
-errors++;
-}
-if(data.ftp_user_id === undefined){
-const err343 = {instancePath,schemaPath:"#/allOf/15/then/required",keyword:"required",params:{missingProperty: "ftp_user_id"},message:"must have required property '"+"ftp_user_id"+"'",schema:schema32.allOf[15].then.required,parentSchema:schema32.allOf[15].then,data};
-if(vErrors === null){
-vErrors = [err343];
-}
-else {
-vErrors.push(err343);
-}
-errors++;
-}
-for(const key27 in data){
-if(!(func3.call(schema32.allOf[15].then.properties, key27))){
-const err344 = {instancePath,schemaPath:"#/allOf/15/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key27},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[15].then,data};
-if(vErrors === null){
-vErrors = [err344];
-}
-else {
-vErrors.push(err344);
-}
-errors++;
-}
-}
-if(data.id !== undefined){
-let data157 = data.id;
-if(typeof data157 !== "string"){
-const err345 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/15/then/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[15].then.properties.id.type,parentSchema:schema32.allOf[15].then.properties.id,data:data157};
-if(vErrors === null){
-vErrors = [err345];
-}
-else {
-vErrors.push(err345);
-}
-errors++;
-}
-}
-if(data.name !== undefined){
-let data158 = data.name;
-if(typeof data158 === "string"){
-if(!pattern48.test(data158)){
-const err346 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/ftpUserName/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9._-]{0,63}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9._-]{0,63}$"+"\"",schema:"^[a-z0-9][a-z0-9._-]{0,63}$",parentSchema:schema98,data:data158};
-if(vErrors === null){
-vErrors = [err346];
-}
-else {
-vErrors.push(err346);
-}
-errors++;
-}
-}
-else {
-const err347 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/ftpUserName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema98.type,parentSchema:schema98,data:data158};
-if(vErrors === null){
-vErrors = [err347];
-}
-else {
-vErrors.push(err347);
-}
-errors++;
-}
-}
-if(data.client !== undefined){
-let data159 = data.client;
-if(typeof data159 === "string"){
-if(!pattern10.test(data159)){
-const err348 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_-]*$"+"\"",schema:"^[a-z][a-z0-9_-]*$",parentSchema:schema33,data:data159};
-if(vErrors === null){
-vErrors = [err348];
-}
-else {
-vErrors.push(err348);
-}
-errors++;
-}
-}
-else {
-const err349 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data159};
+const err349 = {};
 if(vErrors === null){
 vErrors = [err349];
 }
@@ -7770,11 +7757,11 @@ vErrors.push(err349);
 }
 errors++;
 }
-}
-if(data.ftp_user_id !== undefined){
-let data160 = data.ftp_user_id;
-if(!(((typeof data160 == "number") && (!(data160 % 1) && !isNaN(data160))) && (isFinite(data160)))){
-const err350 = {instancePath:instancePath+"/ftp_user_id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema35.type,parentSchema:schema35,data:data160};
+else {
+if(data.action !== undefined){
+const _errs423 = errors;
+if("delete" !== data.action){
+const err350 = {};
 if(vErrors === null){
 vErrors = [err350];
 }
@@ -7783,9 +7770,16 @@ vErrors.push(err350);
 }
 errors++;
 }
-if((typeof data160 == "number") && (isFinite(data160))){
-if(data160 < 1 || isNaN(data160)){
-const err351 = {instancePath:instancePath+"/ftp_user_id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema35,data:data160};
+var valid132 = _errs423 === errors;
+}
+else {
+var valid132 = true;
+}
+if(valid132){
+if(data.type !== undefined){
+const _errs424 = errors;
+if("ftp_user" !== data.type){
+const err351 = {};
 if(vErrors === null){
 vErrors = [err351];
 }
@@ -7794,22 +7788,161 @@ vErrors.push(err351);
 }
 errors++;
 }
+var valid132 = _errs424 === errors;
+}
+else {
+var valid132 = true;
 }
 }
 }
-var _valid16 = _errs411 === errors;
-valid125 = _valid16;
-if(valid125){
-var props18 = true;
+}
+var _valid16 = _errs422 === errors;
+errors = _errs421;
+if(vErrors !== null){
+if(_errs421){
+vErrors.length = _errs421;
+}
+else {
+vErrors = null;
 }
 }
-if(!valid125){
-const err352 = {instancePath,schemaPath:"#/allOf/15/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[15].if,parentSchema:schema32.allOf[15],data};
+if(_valid16){
+const _errs425 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.client === undefined){
+const err352 = {instancePath,schemaPath:"#/allOf/15/then/required",keyword:"required",params:{missingProperty: "client"},message:"must have required property '"+"client"+"'",schema:schema32.allOf[15].then.required,parentSchema:schema32.allOf[15].then,data};
 if(vErrors === null){
 vErrors = [err352];
 }
 else {
 vErrors.push(err352);
+}
+errors++;
+}
+if(data.ftp_user_id === undefined){
+const err353 = {instancePath,schemaPath:"#/allOf/15/then/required",keyword:"required",params:{missingProperty: "ftp_user_id"},message:"must have required property '"+"ftp_user_id"+"'",schema:schema32.allOf[15].then.required,parentSchema:schema32.allOf[15].then,data};
+if(vErrors === null){
+vErrors = [err353];
+}
+else {
+vErrors.push(err353);
+}
+errors++;
+}
+for(const key31 in data){
+if(!(func3.call(schema32.allOf[15].then.properties, key31))){
+const err354 = {instancePath,schemaPath:"#/allOf/15/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key31},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[15].then,data};
+if(vErrors === null){
+vErrors = [err354];
+}
+else {
+vErrors.push(err354);
+}
+errors++;
+}
+}
+if(data.id !== undefined){
+let data161 = data.id;
+if(typeof data161 !== "string"){
+const err355 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/15/then/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[15].then.properties.id.type,parentSchema:schema32.allOf[15].then.properties.id,data:data161};
+if(vErrors === null){
+vErrors = [err355];
+}
+else {
+vErrors.push(err355);
+}
+errors++;
+}
+}
+if(data.name !== undefined){
+let data162 = data.name;
+if(typeof data162 === "string"){
+if(!pattern50.test(data162)){
+const err356 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/ftpUserName/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9._-]{0,63}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9._-]{0,63}$"+"\"",schema:"^[a-z0-9][a-z0-9._-]{0,63}$",parentSchema:schema100,data:data162};
+if(vErrors === null){
+vErrors = [err356];
+}
+else {
+vErrors.push(err356);
+}
+errors++;
+}
+}
+else {
+const err357 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/ftpUserName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema100.type,parentSchema:schema100,data:data162};
+if(vErrors === null){
+vErrors = [err357];
+}
+else {
+vErrors.push(err357);
+}
+errors++;
+}
+}
+if(data.client !== undefined){
+let data163 = data.client;
+if(typeof data163 === "string"){
+if(!pattern10.test(data163)){
+const err358 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_-]*$"+"\"",schema:"^[a-z][a-z0-9_-]*$",parentSchema:schema33,data:data163};
+if(vErrors === null){
+vErrors = [err358];
+}
+else {
+vErrors.push(err358);
+}
+errors++;
+}
+}
+else {
+const err359 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data163};
+if(vErrors === null){
+vErrors = [err359];
+}
+else {
+vErrors.push(err359);
+}
+errors++;
+}
+}
+if(data.ftp_user_id !== undefined){
+let data164 = data.ftp_user_id;
+if(!(((typeof data164 == "number") && (!(data164 % 1) && !isNaN(data164))) && (isFinite(data164)))){
+const err360 = {instancePath:instancePath+"/ftp_user_id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema35.type,parentSchema:schema35,data:data164};
+if(vErrors === null){
+vErrors = [err360];
+}
+else {
+vErrors.push(err360);
+}
+errors++;
+}
+if((typeof data164 == "number") && (isFinite(data164))){
+if(data164 < 1 || isNaN(data164)){
+const err361 = {instancePath:instancePath+"/ftp_user_id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema35,data:data164};
+if(vErrors === null){
+vErrors = [err361];
+}
+else {
+vErrors.push(err361);
+}
+errors++;
+}
+}
+}
+}
+var _valid16 = _errs425 === errors;
+valid131 = _valid16;
+if(valid131){
+var props18 = true;
+}
+}
+if(!valid131){
+const err362 = {instancePath,schemaPath:"#/allOf/15/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[15].if,parentSchema:schema32.allOf[15],data};
+if(vErrors === null){
+vErrors = [err362];
+}
+else {
+vErrors.push(err362);
 }
 errors++;
 }
@@ -7822,167 +7955,13 @@ props0 = props0 || {};
 Object.assign(props0, props18);
 }
 }
-const _errs425 = errors;
-let valid131 = true;
-const _errs426 = errors;
+const _errs439 = errors;
+let valid137 = true;
+const _errs440 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing16;
 if(((data.action === undefined) && (missing16 = "action")) || ((data.type === undefined) && (missing16 = "type"))){
-const err353 = {};
-if(vErrors === null){
-vErrors = [err353];
-}
-else {
-vErrors.push(err353);
-}
-errors++;
-}
-else {
-if(data.action !== undefined){
-const _errs427 = errors;
-if("create" !== data.action){
-const err354 = {};
-if(vErrors === null){
-vErrors = [err354];
-}
-else {
-vErrors.push(err354);
-}
-errors++;
-}
-var valid132 = _errs427 === errors;
-}
-else {
-var valid132 = true;
-}
-if(valid132){
-if(data.type !== undefined){
-const _errs428 = errors;
-if("hosting_plan" !== data.type){
-const err355 = {};
-if(vErrors === null){
-vErrors = [err355];
-}
-else {
-vErrors.push(err355);
-}
-errors++;
-}
-var valid132 = _errs428 === errors;
-}
-else {
-var valid132 = true;
-}
-}
-}
-}
-var _valid17 = _errs426 === errors;
-errors = _errs425;
-if(vErrors !== null){
-if(_errs425){
-vErrors.length = _errs425;
-}
-else {
-vErrors = null;
-}
-}
-if(_valid17){
-const _errs429 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.objects === undefined){
-const err356 = {instancePath,schemaPath:"#/allOf/16/then/required",keyword:"required",params:{missingProperty: "objects"},message:"must have required property '"+"objects"+"'",schema:schema32.allOf[16].then.required,parentSchema:schema32.allOf[16].then,data};
-if(vErrors === null){
-vErrors = [err356];
-}
-else {
-vErrors.push(err356);
-}
-errors++;
-}
-for(const key28 in data){
-if(!((((((((key28 === "id") || (key28 === "action")) || (key28 === "type")) || (key28 === "reason")) || (key28 === "depends_on")) || (key28 === "request")) || (key28 === "name")) || (key28 === "objects"))){
-const err357 = {instancePath,schemaPath:"#/allOf/16/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key28},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[16].then,data};
-if(vErrors === null){
-vErrors = [err357];
-}
-else {
-vErrors.push(err357);
-}
-errors++;
-}
-}
-if(data.id !== undefined){
-let data163 = data.id;
-if(typeof data163 !== "string"){
-const err358 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/16/then/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[16].then.properties.id.type,parentSchema:schema32.allOf[16].then.properties.id,data:data163};
-if(vErrors === null){
-vErrors = [err358];
-}
-else {
-vErrors.push(err358);
-}
-errors++;
-}
-}
-if(data.name !== undefined){
-let data164 = data.name;
-if(typeof data164 === "string"){
-if(func1(data164) < 1){
-const err359 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/planName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema108,data:data164};
-if(vErrors === null){
-vErrors = [err359];
-}
-else {
-vErrors.push(err359);
-}
-errors++;
-}
-}
-else {
-const err360 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/planName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema108.type,parentSchema:schema108,data:data164};
-if(vErrors === null){
-vErrors = [err360];
-}
-else {
-vErrors.push(err360);
-}
-errors++;
-}
-}
-if(data.objects !== undefined){
-let data165 = data.objects;
-if(data165 && typeof data165 == "object" && !Array.isArray(data165)){
-for(const key29 in data165){
-if(!((((key29 === "resources") || (key29 === "permissions")) || (key29 === "php")) || (key29 === "php_fpm"))){
-const err361 = {instancePath:instancePath+"/objects",schemaPath:"#/$defs/planObjects/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key29},message:"must NOT have additional properties",schema:false,parentSchema:schema109,data:data165};
-if(vErrors === null){
-vErrors = [err361];
-}
-else {
-vErrors.push(err361);
-}
-errors++;
-}
-}
-if(data165.resources !== undefined){
-let data166 = data165.resources;
-if(data166 && typeof data166 == "object" && !Array.isArray(data166)){
-for(const key30 in data166){
-let data167 = data166[key30];
-if((((!((typeof data167 == "number") && (isFinite(data167)))) && (typeof data167 !== "boolean")) && (typeof data167 !== "string")) && (data167 !== null)){
-const err362 = {instancePath:instancePath+"/objects/resources/" + key30.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/planObjects/properties/resources/additionalProperties/type",keyword:"type",params:{type: schema109.properties.resources.additionalProperties.type},message:"must be number,boolean,string,null",schema:schema109.properties.resources.additionalProperties.type,parentSchema:schema109.properties.resources.additionalProperties,data:data167};
-if(vErrors === null){
-vErrors = [err362];
-}
-else {
-vErrors.push(err362);
-}
-errors++;
-}
-}
-}
-else {
-const err363 = {instancePath:instancePath+"/objects/resources",schemaPath:"#/$defs/planObjects/properties/resources/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema109.properties.resources.type,parentSchema:schema109.properties.resources,data:data166};
+const err363 = {};
 if(vErrors === null){
 vErrors = [err363];
 }
@@ -7991,14 +7970,11 @@ vErrors.push(err363);
 }
 errors++;
 }
-}
-if(data165.permissions !== undefined){
-let data168 = data165.permissions;
-if(data168 && typeof data168 == "object" && !Array.isArray(data168)){
-for(const key31 in data168){
-let data169 = data168[key31];
-if((((!((typeof data169 == "number") && (isFinite(data169)))) && (typeof data169 !== "boolean")) && (typeof data169 !== "string")) && (data169 !== null)){
-const err364 = {instancePath:instancePath+"/objects/permissions/" + key31.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/planObjects/properties/permissions/additionalProperties/type",keyword:"type",params:{type: schema109.properties.permissions.additionalProperties.type},message:"must be number,boolean,string,null",schema:schema109.properties.permissions.additionalProperties.type,parentSchema:schema109.properties.permissions.additionalProperties,data:data169};
+else {
+if(data.action !== undefined){
+const _errs441 = errors;
+if("create" !== data.action){
+const err364 = {};
 if(vErrors === null){
 vErrors = [err364];
 }
@@ -8007,10 +7983,16 @@ vErrors.push(err364);
 }
 errors++;
 }
-}
+var valid138 = _errs441 === errors;
 }
 else {
-const err365 = {instancePath:instancePath+"/objects/permissions",schemaPath:"#/$defs/planObjects/properties/permissions/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema109.properties.permissions.type,parentSchema:schema109.properties.permissions,data:data168};
+var valid138 = true;
+}
+if(valid138){
+if(data.type !== undefined){
+const _errs442 = errors;
+if("hosting_plan" !== data.type){
+const err365 = {};
 if(vErrors === null){
 vErrors = [err365];
 }
@@ -8019,14 +8001,29 @@ vErrors.push(err365);
 }
 errors++;
 }
+var valid138 = _errs442 === errors;
 }
-if(data165.php !== undefined){
-let data170 = data165.php;
-if(data170 && typeof data170 == "object" && !Array.isArray(data170)){
-for(const key32 in data170){
-let data171 = data170[key32];
-if((((!((typeof data171 == "number") && (isFinite(data171)))) && (typeof data171 !== "boolean")) && (typeof data171 !== "string")) && (data171 !== null)){
-const err366 = {instancePath:instancePath+"/objects/php/" + key32.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/planObjects/properties/php/additionalProperties/type",keyword:"type",params:{type: schema109.properties.php.additionalProperties.type},message:"must be number,boolean,string,null",schema:schema109.properties.php.additionalProperties.type,parentSchema:schema109.properties.php.additionalProperties,data:data171};
+else {
+var valid138 = true;
+}
+}
+}
+}
+var _valid17 = _errs440 === errors;
+errors = _errs439;
+if(vErrors !== null){
+if(_errs439){
+vErrors.length = _errs439;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid17){
+const _errs443 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.objects === undefined){
+const err366 = {instancePath,schemaPath:"#/allOf/16/then/required",keyword:"required",params:{missingProperty: "objects"},message:"must have required property '"+"objects"+"'",schema:schema32.allOf[16].then.required,parentSchema:schema32.allOf[16].then,data};
 if(vErrors === null){
 vErrors = [err366];
 }
@@ -8035,10 +8032,9 @@ vErrors.push(err366);
 }
 errors++;
 }
-}
-}
-else {
-const err367 = {instancePath:instancePath+"/objects/php",schemaPath:"#/$defs/planObjects/properties/php/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema109.properties.php.type,parentSchema:schema109.properties.php,data:data170};
+for(const key32 in data){
+if(!((((((((key32 === "id") || (key32 === "action")) || (key32 === "type")) || (key32 === "reason")) || (key32 === "depends_on")) || (key32 === "request")) || (key32 === "name")) || (key32 === "objects"))){
+const err367 = {instancePath,schemaPath:"#/allOf/16/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key32},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[16].then,data};
 if(vErrors === null){
 vErrors = [err367];
 }
@@ -8048,13 +8044,10 @@ vErrors.push(err367);
 errors++;
 }
 }
-if(data165.php_fpm !== undefined){
-let data172 = data165.php_fpm;
-if(data172 && typeof data172 == "object" && !Array.isArray(data172)){
-for(const key33 in data172){
-let data173 = data172[key33];
-if((((!((typeof data173 == "number") && (isFinite(data173)))) && (typeof data173 !== "boolean")) && (typeof data173 !== "string")) && (data173 !== null)){
-const err368 = {instancePath:instancePath+"/objects/php_fpm/" + key33.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/planObjects/properties/php_fpm/additionalProperties/type",keyword:"type",params:{type: schema109.properties.php_fpm.additionalProperties.type},message:"must be number,boolean,string,null",schema:schema109.properties.php_fpm.additionalProperties.type,parentSchema:schema109.properties.php_fpm.additionalProperties,data:data173};
+if(data.id !== undefined){
+let data167 = data.id;
+if(typeof data167 !== "string"){
+const err368 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/16/then/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[16].then.properties.id.type,parentSchema:schema32.allOf[16].then.properties.id,data:data167};
 if(vErrors === null){
 vErrors = [err368];
 }
@@ -8064,9 +8057,11 @@ vErrors.push(err368);
 errors++;
 }
 }
-}
-else {
-const err369 = {instancePath:instancePath+"/objects/php_fpm",schemaPath:"#/$defs/planObjects/properties/php_fpm/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema109.properties.php_fpm.type,parentSchema:schema109.properties.php_fpm,data:data172};
+if(data.name !== undefined){
+let data168 = data.name;
+if(typeof data168 === "string"){
+if(func1(data168) < 1){
+const err369 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/planName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema110,data:data168};
 if(vErrors === null){
 vErrors = [err369];
 }
@@ -8076,9 +8071,8 @@ vErrors.push(err369);
 errors++;
 }
 }
-}
 else {
-const err370 = {instancePath:instancePath+"/objects",schemaPath:"#/$defs/planObjects/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema109.type,parentSchema:schema109,data:data165};
+const err370 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/planName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema110.type,parentSchema:schema110,data:data168};
 if(vErrors === null){
 vErrors = [err370];
 }
@@ -8088,20 +8082,159 @@ vErrors.push(err370);
 errors++;
 }
 }
-}
-var _valid17 = _errs429 === errors;
-valid131 = _valid17;
-if(valid131){
-var props19 = true;
-}
-}
-if(!valid131){
-const err371 = {instancePath,schemaPath:"#/allOf/16/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[16].if,parentSchema:schema32.allOf[16],data};
+if(data.objects !== undefined){
+let data169 = data.objects;
+if(data169 && typeof data169 == "object" && !Array.isArray(data169)){
+for(const key33 in data169){
+if(!((((key33 === "resources") || (key33 === "permissions")) || (key33 === "php")) || (key33 === "php_fpm"))){
+const err371 = {instancePath:instancePath+"/objects",schemaPath:"#/$defs/planObjects/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key33},message:"must NOT have additional properties",schema:false,parentSchema:schema111,data:data169};
 if(vErrors === null){
 vErrors = [err371];
 }
 else {
 vErrors.push(err371);
+}
+errors++;
+}
+}
+if(data169.resources !== undefined){
+let data170 = data169.resources;
+if(data170 && typeof data170 == "object" && !Array.isArray(data170)){
+for(const key34 in data170){
+let data171 = data170[key34];
+if((((!((typeof data171 == "number") && (isFinite(data171)))) && (typeof data171 !== "boolean")) && (typeof data171 !== "string")) && (data171 !== null)){
+const err372 = {instancePath:instancePath+"/objects/resources/" + key34.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/planObjects/properties/resources/additionalProperties/type",keyword:"type",params:{type: schema111.properties.resources.additionalProperties.type},message:"must be number,boolean,string,null",schema:schema111.properties.resources.additionalProperties.type,parentSchema:schema111.properties.resources.additionalProperties,data:data171};
+if(vErrors === null){
+vErrors = [err372];
+}
+else {
+vErrors.push(err372);
+}
+errors++;
+}
+}
+}
+else {
+const err373 = {instancePath:instancePath+"/objects/resources",schemaPath:"#/$defs/planObjects/properties/resources/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema111.properties.resources.type,parentSchema:schema111.properties.resources,data:data170};
+if(vErrors === null){
+vErrors = [err373];
+}
+else {
+vErrors.push(err373);
+}
+errors++;
+}
+}
+if(data169.permissions !== undefined){
+let data172 = data169.permissions;
+if(data172 && typeof data172 == "object" && !Array.isArray(data172)){
+for(const key35 in data172){
+let data173 = data172[key35];
+if((((!((typeof data173 == "number") && (isFinite(data173)))) && (typeof data173 !== "boolean")) && (typeof data173 !== "string")) && (data173 !== null)){
+const err374 = {instancePath:instancePath+"/objects/permissions/" + key35.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/planObjects/properties/permissions/additionalProperties/type",keyword:"type",params:{type: schema111.properties.permissions.additionalProperties.type},message:"must be number,boolean,string,null",schema:schema111.properties.permissions.additionalProperties.type,parentSchema:schema111.properties.permissions.additionalProperties,data:data173};
+if(vErrors === null){
+vErrors = [err374];
+}
+else {
+vErrors.push(err374);
+}
+errors++;
+}
+}
+}
+else {
+const err375 = {instancePath:instancePath+"/objects/permissions",schemaPath:"#/$defs/planObjects/properties/permissions/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema111.properties.permissions.type,parentSchema:schema111.properties.permissions,data:data172};
+if(vErrors === null){
+vErrors = [err375];
+}
+else {
+vErrors.push(err375);
+}
+errors++;
+}
+}
+if(data169.php !== undefined){
+let data174 = data169.php;
+if(data174 && typeof data174 == "object" && !Array.isArray(data174)){
+for(const key36 in data174){
+let data175 = data174[key36];
+if((((!((typeof data175 == "number") && (isFinite(data175)))) && (typeof data175 !== "boolean")) && (typeof data175 !== "string")) && (data175 !== null)){
+const err376 = {instancePath:instancePath+"/objects/php/" + key36.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/planObjects/properties/php/additionalProperties/type",keyword:"type",params:{type: schema111.properties.php.additionalProperties.type},message:"must be number,boolean,string,null",schema:schema111.properties.php.additionalProperties.type,parentSchema:schema111.properties.php.additionalProperties,data:data175};
+if(vErrors === null){
+vErrors = [err376];
+}
+else {
+vErrors.push(err376);
+}
+errors++;
+}
+}
+}
+else {
+const err377 = {instancePath:instancePath+"/objects/php",schemaPath:"#/$defs/planObjects/properties/php/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema111.properties.php.type,parentSchema:schema111.properties.php,data:data174};
+if(vErrors === null){
+vErrors = [err377];
+}
+else {
+vErrors.push(err377);
+}
+errors++;
+}
+}
+if(data169.php_fpm !== undefined){
+let data176 = data169.php_fpm;
+if(data176 && typeof data176 == "object" && !Array.isArray(data176)){
+for(const key37 in data176){
+let data177 = data176[key37];
+if((((!((typeof data177 == "number") && (isFinite(data177)))) && (typeof data177 !== "boolean")) && (typeof data177 !== "string")) && (data177 !== null)){
+const err378 = {instancePath:instancePath+"/objects/php_fpm/" + key37.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/planObjects/properties/php_fpm/additionalProperties/type",keyword:"type",params:{type: schema111.properties.php_fpm.additionalProperties.type},message:"must be number,boolean,string,null",schema:schema111.properties.php_fpm.additionalProperties.type,parentSchema:schema111.properties.php_fpm.additionalProperties,data:data177};
+if(vErrors === null){
+vErrors = [err378];
+}
+else {
+vErrors.push(err378);
+}
+errors++;
+}
+}
+}
+else {
+const err379 = {instancePath:instancePath+"/objects/php_fpm",schemaPath:"#/$defs/planObjects/properties/php_fpm/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema111.properties.php_fpm.type,parentSchema:schema111.properties.php_fpm,data:data176};
+if(vErrors === null){
+vErrors = [err379];
+}
+else {
+vErrors.push(err379);
+}
+errors++;
+}
+}
+}
+else {
+const err380 = {instancePath:instancePath+"/objects",schemaPath:"#/$defs/planObjects/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema111.type,parentSchema:schema111,data:data169};
+if(vErrors === null){
+vErrors = [err380];
+}
+else {
+vErrors.push(err380);
+}
+errors++;
+}
+}
+}
+var _valid17 = _errs443 === errors;
+valid137 = _valid17;
+if(valid137){
+var props19 = true;
+}
+}
+if(!valid137){
+const err381 = {instancePath,schemaPath:"#/allOf/16/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[16].if,parentSchema:schema32.allOf[16],data};
+if(vErrors === null){
+vErrors = [err381];
+}
+else {
+vErrors.push(err381);
 }
 errors++;
 }
@@ -8114,157 +8247,13 @@ props0 = props0 || {};
 Object.assign(props0, props19);
 }
 }
-const _errs461 = errors;
-let valid141 = true;
-const _errs462 = errors;
+const _errs475 = errors;
+let valid147 = true;
+const _errs476 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing17;
 if(((data.action === undefined) && (missing17 = "action")) || ((data.type === undefined) && (missing17 = "type"))){
-const err372 = {};
-if(vErrors === null){
-vErrors = [err372];
-}
-else {
-vErrors.push(err372);
-}
-errors++;
-}
-else {
-if(data.action !== undefined){
-const _errs463 = errors;
-if("update" !== data.action){
-const err373 = {};
-if(vErrors === null){
-vErrors = [err373];
-}
-else {
-vErrors.push(err373);
-}
-errors++;
-}
-var valid142 = _errs463 === errors;
-}
-else {
-var valid142 = true;
-}
-if(valid142){
-if(data.type !== undefined){
-const _errs464 = errors;
-if("hosting_plan" !== data.type){
-const err374 = {};
-if(vErrors === null){
-vErrors = [err374];
-}
-else {
-vErrors.push(err374);
-}
-errors++;
-}
-var valid142 = _errs464 === errors;
-}
-else {
-var valid142 = true;
-}
-}
-}
-}
-var _valid18 = _errs462 === errors;
-errors = _errs461;
-if(vErrors !== null){
-if(_errs461){
-vErrors.length = _errs461;
-}
-else {
-vErrors = null;
-}
-}
-if(_valid18){
-const _errs465 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.plan_id === undefined){
-const err375 = {instancePath,schemaPath:"#/allOf/17/then/required",keyword:"required",params:{missingProperty: "plan_id"},message:"must have required property '"+"plan_id"+"'",schema:schema32.allOf[17].then.required,parentSchema:schema32.allOf[17].then,data};
-if(vErrors === null){
-vErrors = [err375];
-}
-else {
-vErrors.push(err375);
-}
-errors++;
-}
-if(data.fields === undefined){
-const err376 = {instancePath,schemaPath:"#/allOf/17/then/required",keyword:"required",params:{missingProperty: "fields"},message:"must have required property '"+"fields"+"'",schema:schema32.allOf[17].then.required,parentSchema:schema32.allOf[17].then,data};
-if(vErrors === null){
-vErrors = [err376];
-}
-else {
-vErrors.push(err376);
-}
-errors++;
-}
-if(data.clients === undefined){
-const err377 = {instancePath,schemaPath:"#/allOf/17/then/required",keyword:"required",params:{missingProperty: "clients"},message:"must have required property '"+"clients"+"'",schema:schema32.allOf[17].then.required,parentSchema:schema32.allOf[17].then,data};
-if(vErrors === null){
-vErrors = [err377];
-}
-else {
-vErrors.push(err377);
-}
-errors++;
-}
-for(const key34 in data){
-if(!(func3.call(schema32.allOf[17].then.properties, key34))){
-const err378 = {instancePath,schemaPath:"#/allOf/17/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key34},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[17].then,data};
-if(vErrors === null){
-vErrors = [err378];
-}
-else {
-vErrors.push(err378);
-}
-errors++;
-}
-}
-if(data.id !== undefined){
-let data176 = data.id;
-if(typeof data176 !== "string"){
-const err379 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/17/then/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[17].then.properties.id.type,parentSchema:schema32.allOf[17].then.properties.id,data:data176};
-if(vErrors === null){
-vErrors = [err379];
-}
-else {
-vErrors.push(err379);
-}
-errors++;
-}
-}
-if(data.name !== undefined){
-let data177 = data.name;
-if(typeof data177 === "string"){
-if(func1(data177) < 1){
-const err380 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/planName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema108,data:data177};
-if(vErrors === null){
-vErrors = [err380];
-}
-else {
-vErrors.push(err380);
-}
-errors++;
-}
-}
-else {
-const err381 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/planName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema108.type,parentSchema:schema108,data:data177};
-if(vErrors === null){
-vErrors = [err381];
-}
-else {
-vErrors.push(err381);
-}
-errors++;
-}
-}
-if(data.plan_id !== undefined){
-let data178 = data.plan_id;
-if(!(((typeof data178 == "number") && (!(data178 % 1) && !isNaN(data178))) && (isFinite(data178)))){
-const err382 = {instancePath:instancePath+"/plan_id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema35.type,parentSchema:schema35,data:data178};
+const err382 = {};
 if(vErrors === null){
 vErrors = [err382];
 }
@@ -8273,9 +8262,11 @@ vErrors.push(err382);
 }
 errors++;
 }
-if((typeof data178 == "number") && (isFinite(data178))){
-if(data178 < 1 || isNaN(data178)){
-const err383 = {instancePath:instancePath+"/plan_id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema35,data:data178};
+else {
+if(data.action !== undefined){
+const _errs477 = errors;
+if("update" !== data.action){
+const err383 = {};
 if(vErrors === null){
 vErrors = [err383];
 }
@@ -8284,13 +8275,16 @@ vErrors.push(err383);
 }
 errors++;
 }
+var valid148 = _errs477 === errors;
 }
+else {
+var valid148 = true;
 }
-if(data.fields !== undefined){
-let data179 = data.fields;
-if(Array.isArray(data179)){
-if(data179.length < 1){
-const err384 = {instancePath:instancePath+"/fields",schemaPath:"#/allOf/17/then/properties/fields/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema32.allOf[17].then.properties.fields,data:data179};
+if(valid148){
+if(data.type !== undefined){
+const _errs478 = errors;
+if("hosting_plan" !== data.type){
+const err384 = {};
 if(vErrors === null){
 vErrors = [err384];
 }
@@ -8299,12 +8293,29 @@ vErrors.push(err384);
 }
 errors++;
 }
-const len9 = data179.length;
-for(let i9=0; i9<len9; i9++){
-let data180 = data179[i9];
-if(data180 && typeof data180 == "object" && !Array.isArray(data180)){
-if(data180.field === undefined){
-const err385 = {instancePath:instancePath+"/fields/" + i9,schemaPath:"#/allOf/17/then/properties/fields/items/required",keyword:"required",params:{missingProperty: "field"},message:"must have required property '"+"field"+"'",schema:schema32.allOf[17].then.properties.fields.items.required,parentSchema:schema32.allOf[17].then.properties.fields.items,data:data180};
+var valid148 = _errs478 === errors;
+}
+else {
+var valid148 = true;
+}
+}
+}
+}
+var _valid18 = _errs476 === errors;
+errors = _errs475;
+if(vErrors !== null){
+if(_errs475){
+vErrors.length = _errs475;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid18){
+const _errs479 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.plan_id === undefined){
+const err385 = {instancePath,schemaPath:"#/allOf/17/then/required",keyword:"required",params:{missingProperty: "plan_id"},message:"must have required property '"+"plan_id"+"'",schema:schema32.allOf[17].then.required,parentSchema:schema32.allOf[17].then,data};
 if(vErrors === null){
 vErrors = [err385];
 }
@@ -8313,8 +8324,8 @@ vErrors.push(err385);
 }
 errors++;
 }
-if(data180.before === undefined){
-const err386 = {instancePath:instancePath+"/fields/" + i9,schemaPath:"#/allOf/17/then/properties/fields/items/required",keyword:"required",params:{missingProperty: "before"},message:"must have required property '"+"before"+"'",schema:schema32.allOf[17].then.properties.fields.items.required,parentSchema:schema32.allOf[17].then.properties.fields.items,data:data180};
+if(data.fields === undefined){
+const err386 = {instancePath,schemaPath:"#/allOf/17/then/required",keyword:"required",params:{missingProperty: "fields"},message:"must have required property '"+"fields"+"'",schema:schema32.allOf[17].then.required,parentSchema:schema32.allOf[17].then,data};
 if(vErrors === null){
 vErrors = [err386];
 }
@@ -8323,8 +8334,8 @@ vErrors.push(err386);
 }
 errors++;
 }
-if(data180.after === undefined){
-const err387 = {instancePath:instancePath+"/fields/" + i9,schemaPath:"#/allOf/17/then/properties/fields/items/required",keyword:"required",params:{missingProperty: "after"},message:"must have required property '"+"after"+"'",schema:schema32.allOf[17].then.properties.fields.items.required,parentSchema:schema32.allOf[17].then.properties.fields.items,data:data180};
+if(data.clients === undefined){
+const err387 = {instancePath,schemaPath:"#/allOf/17/then/required",keyword:"required",params:{missingProperty: "clients"},message:"must have required property '"+"clients"+"'",schema:schema32.allOf[17].then.required,parentSchema:schema32.allOf[17].then,data};
 if(vErrors === null){
 vErrors = [err387];
 }
@@ -8333,9 +8344,9 @@ vErrors.push(err387);
 }
 errors++;
 }
-for(const key35 in data180){
-if(!(((key35 === "field") || (key35 === "before")) || (key35 === "after"))){
-const err388 = {instancePath:instancePath+"/fields/" + i9,schemaPath:"#/allOf/17/then/properties/fields/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key35},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[17].then.properties.fields.items,data:data180};
+for(const key38 in data){
+if(!(func3.call(schema32.allOf[17].then.properties, key38))){
+const err388 = {instancePath,schemaPath:"#/allOf/17/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key38},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[17].then,data};
 if(vErrors === null){
 vErrors = [err388];
 }
@@ -8345,11 +8356,10 @@ vErrors.push(err388);
 errors++;
 }
 }
-if(data180.field !== undefined){
-let data181 = data180.field;
-if(typeof data181 === "string"){
-if(!pattern55.test(data181)){
-const err389 = {instancePath:instancePath+"/fields/" + i9+"/field",schemaPath:"#/allOf/17/then/properties/fields/items/properties/field/pattern",keyword:"pattern",params:{pattern: "^(resources|permissions|php|php_fpm)\\.."},message:"must match pattern \""+"^(resources|permissions|php|php_fpm)\\.."+"\"",schema:"^(resources|permissions|php|php_fpm)\\..",parentSchema:schema32.allOf[17].then.properties.fields.items.properties.field,data:data181};
+if(data.id !== undefined){
+let data180 = data.id;
+if(typeof data180 !== "string"){
+const err389 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/17/then/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[17].then.properties.id.type,parentSchema:schema32.allOf[17].then.properties.id,data:data180};
 if(vErrors === null){
 vErrors = [err389];
 }
@@ -8359,8 +8369,11 @@ vErrors.push(err389);
 errors++;
 }
 }
-else {
-const err390 = {instancePath:instancePath+"/fields/" + i9+"/field",schemaPath:"#/allOf/17/then/properties/fields/items/properties/field/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[17].then.properties.fields.items.properties.field.type,parentSchema:schema32.allOf[17].then.properties.fields.items.properties.field,data:data181};
+if(data.name !== undefined){
+let data181 = data.name;
+if(typeof data181 === "string"){
+if(func1(data181) < 1){
+const err390 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/planName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema110,data:data181};
 if(vErrors === null){
 vErrors = [err390];
 }
@@ -8370,10 +8383,8 @@ vErrors.push(err390);
 errors++;
 }
 }
-if(data180.after !== undefined){
-let data182 = data180.after;
-if((((!((typeof data182 == "number") && (isFinite(data182)))) && (typeof data182 !== "boolean")) && (typeof data182 !== "string")) && (data182 !== null)){
-const err391 = {instancePath:instancePath+"/fields/" + i9+"/after",schemaPath:"#/allOf/17/then/properties/fields/items/properties/after/type",keyword:"type",params:{type: schema32.allOf[17].then.properties.fields.items.properties.after.type},message:"must be number,boolean,string,null",schema:schema32.allOf[17].then.properties.fields.items.properties.after.type,parentSchema:schema32.allOf[17].then.properties.fields.items.properties.after,data:data182};
+else {
+const err391 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/planName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema110.type,parentSchema:schema110,data:data181};
 if(vErrors === null){
 vErrors = [err391];
 }
@@ -8383,9 +8394,10 @@ vErrors.push(err391);
 errors++;
 }
 }
-}
-else {
-const err392 = {instancePath:instancePath+"/fields/" + i9,schemaPath:"#/allOf/17/then/properties/fields/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.allOf[17].then.properties.fields.items.type,parentSchema:schema32.allOf[17].then.properties.fields.items,data:data180};
+if(data.plan_id !== undefined){
+let data182 = data.plan_id;
+if(!(((typeof data182 == "number") && (!(data182 % 1) && !isNaN(data182))) && (isFinite(data182)))){
+const err392 = {instancePath:instancePath+"/plan_id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema35.type,parentSchema:schema35,data:data182};
 if(vErrors === null){
 vErrors = [err392];
 }
@@ -8394,10 +8406,9 @@ vErrors.push(err392);
 }
 errors++;
 }
-}
-}
-else {
-const err393 = {instancePath:instancePath+"/fields",schemaPath:"#/allOf/17/then/properties/fields/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.allOf[17].then.properties.fields.type,parentSchema:schema32.allOf[17].then.properties.fields,data:data179};
+if((typeof data182 == "number") && (isFinite(data182))){
+if(data182 < 1 || isNaN(data182)){
+const err393 = {instancePath:instancePath+"/plan_id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema35,data:data182};
 if(vErrors === null){
 vErrors = [err393];
 }
@@ -8407,10 +8418,12 @@ vErrors.push(err393);
 errors++;
 }
 }
-if(data.clients !== undefined){
-let data183 = data.clients;
-if((!(((typeof data183 == "number") && (!(data183 % 1) && !isNaN(data183))) && (isFinite(data183)))) && (data183 !== null)){
-const err394 = {instancePath:instancePath+"/clients",schemaPath:"#/allOf/17/then/properties/clients/type",keyword:"type",params:{type: schema32.allOf[17].then.properties.clients.type},message:"must be integer,null",schema:schema32.allOf[17].then.properties.clients.type,parentSchema:schema32.allOf[17].then.properties.clients,data:data183};
+}
+if(data.fields !== undefined){
+let data183 = data.fields;
+if(Array.isArray(data183)){
+if(data183.length < 1){
+const err394 = {instancePath:instancePath+"/fields",schemaPath:"#/allOf/17/then/properties/fields/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema32.allOf[17].then.properties.fields,data:data183};
 if(vErrors === null){
 vErrors = [err394];
 }
@@ -8419,9 +8432,12 @@ vErrors.push(err394);
 }
 errors++;
 }
-if((typeof data183 == "number") && (isFinite(data183))){
-if(data183 < 0 || isNaN(data183)){
-const err395 = {instancePath:instancePath+"/clients",schemaPath:"#/allOf/17/then/properties/clients/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema32.allOf[17].then.properties.clients,data:data183};
+const len9 = data183.length;
+for(let i9=0; i9<len9; i9++){
+let data184 = data183[i9];
+if(data184 && typeof data184 == "object" && !Array.isArray(data184)){
+if(data184.field === undefined){
+const err395 = {instancePath:instancePath+"/fields/" + i9,schemaPath:"#/allOf/17/then/properties/fields/items/required",keyword:"required",params:{missingProperty: "field"},message:"must have required property '"+"field"+"'",schema:schema32.allOf[17].then.properties.fields.items.required,parentSchema:schema32.allOf[17].then.properties.fields.items,data:data184};
 if(vErrors === null){
 vErrors = [err395];
 }
@@ -8430,22 +8446,139 @@ vErrors.push(err395);
 }
 errors++;
 }
-}
-}
-}
-var _valid18 = _errs465 === errors;
-valid141 = _valid18;
-if(valid141){
-var props20 = true;
-}
-}
-if(!valid141){
-const err396 = {instancePath,schemaPath:"#/allOf/17/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[17].if,parentSchema:schema32.allOf[17],data};
+if(data184.before === undefined){
+const err396 = {instancePath:instancePath+"/fields/" + i9,schemaPath:"#/allOf/17/then/properties/fields/items/required",keyword:"required",params:{missingProperty: "before"},message:"must have required property '"+"before"+"'",schema:schema32.allOf[17].then.properties.fields.items.required,parentSchema:schema32.allOf[17].then.properties.fields.items,data:data184};
 if(vErrors === null){
 vErrors = [err396];
 }
 else {
 vErrors.push(err396);
+}
+errors++;
+}
+if(data184.after === undefined){
+const err397 = {instancePath:instancePath+"/fields/" + i9,schemaPath:"#/allOf/17/then/properties/fields/items/required",keyword:"required",params:{missingProperty: "after"},message:"must have required property '"+"after"+"'",schema:schema32.allOf[17].then.properties.fields.items.required,parentSchema:schema32.allOf[17].then.properties.fields.items,data:data184};
+if(vErrors === null){
+vErrors = [err397];
+}
+else {
+vErrors.push(err397);
+}
+errors++;
+}
+for(const key39 in data184){
+if(!(((key39 === "field") || (key39 === "before")) || (key39 === "after"))){
+const err398 = {instancePath:instancePath+"/fields/" + i9,schemaPath:"#/allOf/17/then/properties/fields/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key39},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[17].then.properties.fields.items,data:data184};
+if(vErrors === null){
+vErrors = [err398];
+}
+else {
+vErrors.push(err398);
+}
+errors++;
+}
+}
+if(data184.field !== undefined){
+let data185 = data184.field;
+if(typeof data185 === "string"){
+if(!pattern57.test(data185)){
+const err399 = {instancePath:instancePath+"/fields/" + i9+"/field",schemaPath:"#/allOf/17/then/properties/fields/items/properties/field/pattern",keyword:"pattern",params:{pattern: "^(resources|permissions|php|php_fpm)\\.."},message:"must match pattern \""+"^(resources|permissions|php|php_fpm)\\.."+"\"",schema:"^(resources|permissions|php|php_fpm)\\..",parentSchema:schema32.allOf[17].then.properties.fields.items.properties.field,data:data185};
+if(vErrors === null){
+vErrors = [err399];
+}
+else {
+vErrors.push(err399);
+}
+errors++;
+}
+}
+else {
+const err400 = {instancePath:instancePath+"/fields/" + i9+"/field",schemaPath:"#/allOf/17/then/properties/fields/items/properties/field/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[17].then.properties.fields.items.properties.field.type,parentSchema:schema32.allOf[17].then.properties.fields.items.properties.field,data:data185};
+if(vErrors === null){
+vErrors = [err400];
+}
+else {
+vErrors.push(err400);
+}
+errors++;
+}
+}
+if(data184.after !== undefined){
+let data186 = data184.after;
+if((((!((typeof data186 == "number") && (isFinite(data186)))) && (typeof data186 !== "boolean")) && (typeof data186 !== "string")) && (data186 !== null)){
+const err401 = {instancePath:instancePath+"/fields/" + i9+"/after",schemaPath:"#/allOf/17/then/properties/fields/items/properties/after/type",keyword:"type",params:{type: schema32.allOf[17].then.properties.fields.items.properties.after.type},message:"must be number,boolean,string,null",schema:schema32.allOf[17].then.properties.fields.items.properties.after.type,parentSchema:schema32.allOf[17].then.properties.fields.items.properties.after,data:data186};
+if(vErrors === null){
+vErrors = [err401];
+}
+else {
+vErrors.push(err401);
+}
+errors++;
+}
+}
+}
+else {
+const err402 = {instancePath:instancePath+"/fields/" + i9,schemaPath:"#/allOf/17/then/properties/fields/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.allOf[17].then.properties.fields.items.type,parentSchema:schema32.allOf[17].then.properties.fields.items,data:data184};
+if(vErrors === null){
+vErrors = [err402];
+}
+else {
+vErrors.push(err402);
+}
+errors++;
+}
+}
+}
+else {
+const err403 = {instancePath:instancePath+"/fields",schemaPath:"#/allOf/17/then/properties/fields/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.allOf[17].then.properties.fields.type,parentSchema:schema32.allOf[17].then.properties.fields,data:data183};
+if(vErrors === null){
+vErrors = [err403];
+}
+else {
+vErrors.push(err403);
+}
+errors++;
+}
+}
+if(data.clients !== undefined){
+let data187 = data.clients;
+if((!(((typeof data187 == "number") && (!(data187 % 1) && !isNaN(data187))) && (isFinite(data187)))) && (data187 !== null)){
+const err404 = {instancePath:instancePath+"/clients",schemaPath:"#/allOf/17/then/properties/clients/type",keyword:"type",params:{type: schema32.allOf[17].then.properties.clients.type},message:"must be integer,null",schema:schema32.allOf[17].then.properties.clients.type,parentSchema:schema32.allOf[17].then.properties.clients,data:data187};
+if(vErrors === null){
+vErrors = [err404];
+}
+else {
+vErrors.push(err404);
+}
+errors++;
+}
+if((typeof data187 == "number") && (isFinite(data187))){
+if(data187 < 0 || isNaN(data187)){
+const err405 = {instancePath:instancePath+"/clients",schemaPath:"#/allOf/17/then/properties/clients/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema32.allOf[17].then.properties.clients,data:data187};
+if(vErrors === null){
+vErrors = [err405];
+}
+else {
+vErrors.push(err405);
+}
+errors++;
+}
+}
+}
+}
+var _valid18 = _errs479 === errors;
+valid147 = _valid18;
+if(valid147){
+var props20 = true;
+}
+}
+if(!valid147){
+const err406 = {instancePath,schemaPath:"#/allOf/17/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[17].if,parentSchema:schema32.allOf[17],data};
+if(vErrors === null){
+vErrors = [err406];
+}
+else {
+vErrors.push(err406);
 }
 errors++;
 }
@@ -8458,158 +8591,13 @@ props0 = props0 || {};
 Object.assign(props0, props20);
 }
 }
-const _errs487 = errors;
-let valid149 = true;
-const _errs488 = errors;
+const _errs501 = errors;
+let valid155 = true;
+const _errs502 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing18;
 if(((data.action === undefined) && (missing18 = "action")) || ((data.type === undefined) && (missing18 = "type"))){
-const err397 = {};
-if(vErrors === null){
-vErrors = [err397];
-}
-else {
-vErrors.push(err397);
-}
-errors++;
-}
-else {
-if(data.action !== undefined){
-const _errs489 = errors;
-if("delete" !== data.action){
-const err398 = {};
-if(vErrors === null){
-vErrors = [err398];
-}
-else {
-vErrors.push(err398);
-}
-errors++;
-}
-var valid150 = _errs489 === errors;
-}
-else {
-var valid150 = true;
-}
-if(valid150){
-if(data.type !== undefined){
-const _errs490 = errors;
-if("hosting_plan" !== data.type){
-const err399 = {};
-if(vErrors === null){
-vErrors = [err399];
-}
-else {
-vErrors.push(err399);
-}
-errors++;
-}
-var valid150 = _errs490 === errors;
-}
-else {
-var valid150 = true;
-}
-}
-}
-}
-var _valid19 = _errs488 === errors;
-errors = _errs487;
-if(vErrors !== null){
-if(_errs487){
-vErrors.length = _errs487;
-}
-else {
-vErrors = null;
-}
-}
-if(_valid19){
-const _errs491 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.plan_id === undefined){
-const err400 = {instancePath,schemaPath:"#/allOf/18/then/required",keyword:"required",params:{missingProperty: "plan_id"},message:"must have required property '"+"plan_id"+"'",schema:schema32.allOf[18].then.required,parentSchema:schema32.allOf[18].then,data};
-if(vErrors === null){
-vErrors = [err400];
-}
-else {
-vErrors.push(err400);
-}
-errors++;
-}
-if(data.leaving === undefined){
-const err401 = {instancePath,schemaPath:"#/allOf/18/then/required",keyword:"required",params:{missingProperty: "leaving"},message:"must have required property '"+"leaving"+"'",schema:schema32.allOf[18].then.required,parentSchema:schema32.allOf[18].then,data};
-if(vErrors === null){
-vErrors = [err401];
-}
-else {
-vErrors.push(err401);
-}
-errors++;
-}
-for(const key36 in data){
-if(!(func3.call(schema32.allOf[18].then.properties, key36))){
-const err402 = {instancePath,schemaPath:"#/allOf/18/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key36},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[18].then,data};
-if(vErrors === null){
-vErrors = [err402];
-}
-else {
-vErrors.push(err402);
-}
-errors++;
-}
-}
-if(data.id !== undefined){
-let data186 = data.id;
-if(typeof data186 !== "string"){
-const err403 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/18/then/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[18].then.properties.id.type,parentSchema:schema32.allOf[18].then.properties.id,data:data186};
-if(vErrors === null){
-vErrors = [err403];
-}
-else {
-vErrors.push(err403);
-}
-errors++;
-}
-}
-if(data.name !== undefined){
-let data187 = data.name;
-if(typeof data187 === "string"){
-if(func1(data187) < 1){
-const err404 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/planName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema108,data:data187};
-if(vErrors === null){
-vErrors = [err404];
-}
-else {
-vErrors.push(err404);
-}
-errors++;
-}
-}
-else {
-const err405 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/planName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema108.type,parentSchema:schema108,data:data187};
-if(vErrors === null){
-vErrors = [err405];
-}
-else {
-vErrors.push(err405);
-}
-errors++;
-}
-}
-if(data.plan_id !== undefined){
-let data188 = data.plan_id;
-if(!(((typeof data188 == "number") && (!(data188 % 1) && !isNaN(data188))) && (isFinite(data188)))){
-const err406 = {instancePath:instancePath+"/plan_id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema35.type,parentSchema:schema35,data:data188};
-if(vErrors === null){
-vErrors = [err406];
-}
-else {
-vErrors.push(err406);
-}
-errors++;
-}
-if((typeof data188 == "number") && (isFinite(data188))){
-if(data188 < 1 || isNaN(data188)){
-const err407 = {instancePath:instancePath+"/plan_id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema35,data:data188};
+const err407 = {};
 if(vErrors === null){
 vErrors = [err407];
 }
@@ -8618,16 +8606,11 @@ vErrors.push(err407);
 }
 errors++;
 }
-}
-}
-if(data.leaving !== undefined){
-let data189 = data.leaving;
-if(Array.isArray(data189)){
-const len10 = data189.length;
-for(let i10=0; i10<len10; i10++){
-let data190 = data189[i10];
-if(typeof data190 !== "string"){
-const err408 = {instancePath:instancePath+"/leaving/" + i10,schemaPath:"#/allOf/18/then/properties/leaving/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[18].then.properties.leaving.items.type,parentSchema:schema32.allOf[18].then.properties.leaving.items,data:data190};
+else {
+if(data.action !== undefined){
+const _errs503 = errors;
+if("delete" !== data.action){
+const err408 = {};
 if(vErrors === null){
 vErrors = [err408];
 }
@@ -8636,10 +8619,16 @@ vErrors.push(err408);
 }
 errors++;
 }
-}
+var valid156 = _errs503 === errors;
 }
 else {
-const err409 = {instancePath:instancePath+"/leaving",schemaPath:"#/allOf/18/then/properties/leaving/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.allOf[18].then.properties.leaving.type,parentSchema:schema32.allOf[18].then.properties.leaving,data:data189};
+var valid156 = true;
+}
+if(valid156){
+if(data.type !== undefined){
+const _errs504 = errors;
+if("hosting_plan" !== data.type){
+const err409 = {};
 if(vErrors === null){
 vErrors = [err409];
 }
@@ -8648,21 +8637,165 @@ vErrors.push(err409);
 }
 errors++;
 }
+var valid156 = _errs504 === errors;
+}
+else {
+var valid156 = true;
 }
 }
-var _valid19 = _errs491 === errors;
-valid149 = _valid19;
-if(valid149){
-var props21 = true;
 }
 }
-if(!valid149){
-const err410 = {instancePath,schemaPath:"#/allOf/18/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[18].if,parentSchema:schema32.allOf[18],data};
+var _valid19 = _errs502 === errors;
+errors = _errs501;
+if(vErrors !== null){
+if(_errs501){
+vErrors.length = _errs501;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid19){
+const _errs505 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.plan_id === undefined){
+const err410 = {instancePath,schemaPath:"#/allOf/18/then/required",keyword:"required",params:{missingProperty: "plan_id"},message:"must have required property '"+"plan_id"+"'",schema:schema32.allOf[18].then.required,parentSchema:schema32.allOf[18].then,data};
 if(vErrors === null){
 vErrors = [err410];
 }
 else {
 vErrors.push(err410);
+}
+errors++;
+}
+if(data.leaving === undefined){
+const err411 = {instancePath,schemaPath:"#/allOf/18/then/required",keyword:"required",params:{missingProperty: "leaving"},message:"must have required property '"+"leaving"+"'",schema:schema32.allOf[18].then.required,parentSchema:schema32.allOf[18].then,data};
+if(vErrors === null){
+vErrors = [err411];
+}
+else {
+vErrors.push(err411);
+}
+errors++;
+}
+for(const key40 in data){
+if(!(func3.call(schema32.allOf[18].then.properties, key40))){
+const err412 = {instancePath,schemaPath:"#/allOf/18/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key40},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[18].then,data};
+if(vErrors === null){
+vErrors = [err412];
+}
+else {
+vErrors.push(err412);
+}
+errors++;
+}
+}
+if(data.id !== undefined){
+let data190 = data.id;
+if(typeof data190 !== "string"){
+const err413 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/18/then/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[18].then.properties.id.type,parentSchema:schema32.allOf[18].then.properties.id,data:data190};
+if(vErrors === null){
+vErrors = [err413];
+}
+else {
+vErrors.push(err413);
+}
+errors++;
+}
+}
+if(data.name !== undefined){
+let data191 = data.name;
+if(typeof data191 === "string"){
+if(func1(data191) < 1){
+const err414 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/planName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema110,data:data191};
+if(vErrors === null){
+vErrors = [err414];
+}
+else {
+vErrors.push(err414);
+}
+errors++;
+}
+}
+else {
+const err415 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/planName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema110.type,parentSchema:schema110,data:data191};
+if(vErrors === null){
+vErrors = [err415];
+}
+else {
+vErrors.push(err415);
+}
+errors++;
+}
+}
+if(data.plan_id !== undefined){
+let data192 = data.plan_id;
+if(!(((typeof data192 == "number") && (!(data192 % 1) && !isNaN(data192))) && (isFinite(data192)))){
+const err416 = {instancePath:instancePath+"/plan_id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema35.type,parentSchema:schema35,data:data192};
+if(vErrors === null){
+vErrors = [err416];
+}
+else {
+vErrors.push(err416);
+}
+errors++;
+}
+if((typeof data192 == "number") && (isFinite(data192))){
+if(data192 < 1 || isNaN(data192)){
+const err417 = {instancePath:instancePath+"/plan_id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema35,data:data192};
+if(vErrors === null){
+vErrors = [err417];
+}
+else {
+vErrors.push(err417);
+}
+errors++;
+}
+}
+}
+if(data.leaving !== undefined){
+let data193 = data.leaving;
+if(Array.isArray(data193)){
+const len10 = data193.length;
+for(let i10=0; i10<len10; i10++){
+let data194 = data193[i10];
+if(typeof data194 !== "string"){
+const err418 = {instancePath:instancePath+"/leaving/" + i10,schemaPath:"#/allOf/18/then/properties/leaving/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[18].then.properties.leaving.items.type,parentSchema:schema32.allOf[18].then.properties.leaving.items,data:data194};
+if(vErrors === null){
+vErrors = [err418];
+}
+else {
+vErrors.push(err418);
+}
+errors++;
+}
+}
+}
+else {
+const err419 = {instancePath:instancePath+"/leaving",schemaPath:"#/allOf/18/then/properties/leaving/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.allOf[18].then.properties.leaving.type,parentSchema:schema32.allOf[18].then.properties.leaving,data:data193};
+if(vErrors === null){
+vErrors = [err419];
+}
+else {
+vErrors.push(err419);
+}
+errors++;
+}
+}
+}
+var _valid19 = _errs505 === errors;
+valid155 = _valid19;
+if(valid155){
+var props21 = true;
+}
+}
+if(!valid155){
+const err420 = {instancePath,schemaPath:"#/allOf/18/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[18].if,parentSchema:schema32.allOf[18],data};
+if(vErrors === null){
+vErrors = [err420];
+}
+else {
+vErrors.push(err420);
 }
 errors++;
 }
@@ -8677,72 +8810,72 @@ Object.assign(props0, props21);
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
-const err411 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema32.required,parentSchema:schema32,data};
+const err421 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema32.required,parentSchema:schema32,data};
 if(vErrors === null){
-vErrors = [err411];
+vErrors = [err421];
 }
 else {
-vErrors.push(err411);
+vErrors.push(err421);
 }
 errors++;
 }
 if(data.action === undefined){
-const err412 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "action"},message:"must have required property '"+"action"+"'",schema:schema32.required,parentSchema:schema32,data};
+const err422 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "action"},message:"must have required property '"+"action"+"'",schema:schema32.required,parentSchema:schema32,data};
 if(vErrors === null){
-vErrors = [err412];
+vErrors = [err422];
 }
 else {
-vErrors.push(err412);
+vErrors.push(err422);
 }
 errors++;
 }
 if(data.type === undefined){
-const err413 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema32.required,parentSchema:schema32,data};
+const err423 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema32.required,parentSchema:schema32,data};
 if(vErrors === null){
-vErrors = [err413];
+vErrors = [err423];
 }
 else {
-vErrors.push(err413);
+vErrors.push(err423);
 }
 errors++;
 }
 if(data.name === undefined){
-const err414 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema32.required,parentSchema:schema32,data};
+const err424 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema32.required,parentSchema:schema32,data};
 if(vErrors === null){
-vErrors = [err414];
+vErrors = [err424];
 }
 else {
-vErrors.push(err414);
+vErrors.push(err424);
 }
 errors++;
 }
 if(data.reason === undefined){
-const err415 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "reason"},message:"must have required property '"+"reason"+"'",schema:schema32.required,parentSchema:schema32,data};
+const err425 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "reason"},message:"must have required property '"+"reason"+"'",schema:schema32.required,parentSchema:schema32,data};
 if(vErrors === null){
-vErrors = [err415];
+vErrors = [err425];
 }
 else {
-vErrors.push(err415);
+vErrors.push(err425);
 }
 errors++;
 }
 if(data.depends_on === undefined){
-const err416 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "depends_on"},message:"must have required property '"+"depends_on"+"'",schema:schema32.required,parentSchema:schema32,data};
+const err426 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "depends_on"},message:"must have required property '"+"depends_on"+"'",schema:schema32.required,parentSchema:schema32,data};
 if(vErrors === null){
-vErrors = [err416];
+vErrors = [err426];
 }
 else {
-vErrors.push(err416);
+vErrors.push(err426);
 }
 errors++;
 }
 if(data.request === undefined){
-const err417 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "request"},message:"must have required property '"+"request"+"'",schema:schema32.required,parentSchema:schema32,data};
+const err427 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "request"},message:"must have required property '"+"request"+"'",schema:schema32.required,parentSchema:schema32,data};
 if(vErrors === null){
-vErrors = [err417];
+vErrors = [err427];
 }
 else {
-vErrors.push(err417);
+vErrors.push(err427);
 }
 errors++;
 }
@@ -8755,134 +8888,9 @@ props0.depends_on = true;
 props0.request = true;
 }
 if(data.action !== undefined){
-let data191 = data.action;
-if(!(((data191 === "create") || (data191 === "update")) || (data191 === "delete"))){
-const err418 = {instancePath:instancePath+"/action",schemaPath:"#/properties/action/enum",keyword:"enum",params:{allowedValues: schema32.properties.action.enum},message:"must be equal to one of the allowed values",schema:schema32.properties.action.enum,parentSchema:schema32.properties.action,data:data191};
-if(vErrors === null){
-vErrors = [err418];
-}
-else {
-vErrors.push(err418);
-}
-errors++;
-}
-}
-if(data.type !== undefined){
-let data192 = data.type;
-if(!(((((((data192 === "client") || (data192 === "domain")) || (data192 === "dns_zone")) || (data192 === "mailbox")) || (data192 === "database")) || (data192 === "ftp_user")) || (data192 === "hosting_plan"))){
-const err419 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema32.properties.type.enum},message:"must be equal to one of the allowed values",schema:schema32.properties.type.enum,parentSchema:schema32.properties.type,data:data192};
-if(vErrors === null){
-vErrors = [err419];
-}
-else {
-vErrors.push(err419);
-}
-errors++;
-}
-}
-if(data.reason !== undefined){
-let data193 = data.reason;
-if(typeof data193 !== "string"){
-const err420 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.reason.type,parentSchema:schema32.properties.reason,data:data193};
-if(vErrors === null){
-vErrors = [err420];
-}
-else {
-vErrors.push(err420);
-}
-errors++;
-}
-}
-if(data.depends_on !== undefined){
-let data194 = data.depends_on;
-if(Array.isArray(data194)){
-const len11 = data194.length;
-for(let i11=0; i11<len11; i11++){
-let data195 = data194[i11];
-if(typeof data195 === "string"){
-if(!pattern56.test(data195)){
-const err421 = {instancePath:instancePath+"/depends_on/" + i11,schemaPath:"#/$defs/changeId/pattern",keyword:"pattern",params:{pattern: "^(client|domain|dns_zone|mailbox|database|ftp_user|hosting_plan):."},message:"must match pattern \""+"^(client|domain|dns_zone|mailbox|database|ftp_user|hosting_plan):."+"\"",schema:"^(client|domain|dns_zone|mailbox|database|ftp_user|hosting_plan):.",parentSchema:schema114,data:data195};
-if(vErrors === null){
-vErrors = [err421];
-}
-else {
-vErrors.push(err421);
-}
-errors++;
-}
-}
-else {
-const err422 = {instancePath:instancePath+"/depends_on/" + i11,schemaPath:"#/$defs/changeId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema114.type,parentSchema:schema114,data:data195};
-if(vErrors === null){
-vErrors = [err422];
-}
-else {
-vErrors.push(err422);
-}
-errors++;
-}
-}
-}
-else {
-const err423 = {instancePath:instancePath+"/depends_on",schemaPath:"#/properties/depends_on/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.properties.depends_on.type,parentSchema:schema32.properties.depends_on,data:data194};
-if(vErrors === null){
-vErrors = [err423];
-}
-else {
-vErrors.push(err423);
-}
-errors++;
-}
-}
-if(data.request !== undefined){
-let data196 = data.request;
-if(data196 && typeof data196 == "object" && !Array.isArray(data196)){
-if(data196.method === undefined){
-const err424 = {instancePath:instancePath+"/request",schemaPath:"#/properties/request/required",keyword:"required",params:{missingProperty: "method"},message:"must have required property '"+"method"+"'",schema:schema32.properties.request.required,parentSchema:schema32.properties.request,data:data196};
-if(vErrors === null){
-vErrors = [err424];
-}
-else {
-vErrors.push(err424);
-}
-errors++;
-}
-if(data196.path === undefined){
-const err425 = {instancePath:instancePath+"/request",schemaPath:"#/properties/request/required",keyword:"required",params:{missingProperty: "path"},message:"must have required property '"+"path"+"'",schema:schema32.properties.request.required,parentSchema:schema32.properties.request,data:data196};
-if(vErrors === null){
-vErrors = [err425];
-}
-else {
-vErrors.push(err425);
-}
-errors++;
-}
-if(data196.body === undefined){
-const err426 = {instancePath:instancePath+"/request",schemaPath:"#/properties/request/required",keyword:"required",params:{missingProperty: "body"},message:"must have required property '"+"body"+"'",schema:schema32.properties.request.required,parentSchema:schema32.properties.request,data:data196};
-if(vErrors === null){
-vErrors = [err426];
-}
-else {
-vErrors.push(err426);
-}
-errors++;
-}
-for(const key37 in data196){
-if(!(((key37 === "method") || (key37 === "path")) || (key37 === "body"))){
-const err427 = {instancePath:instancePath+"/request",schemaPath:"#/properties/request/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key37},message:"must NOT have additional properties",schema:false,parentSchema:schema32.properties.request,data:data196};
-if(vErrors === null){
-vErrors = [err427];
-}
-else {
-vErrors.push(err427);
-}
-errors++;
-}
-}
-if(data196.method !== undefined){
-let data197 = data196.method;
-if(!(((data197 === "POST") || (data197 === "PUT")) || (data197 === "DELETE"))){
-const err428 = {instancePath:instancePath+"/request/method",schemaPath:"#/properties/request/properties/method/enum",keyword:"enum",params:{allowedValues: schema32.properties.request.properties.method.enum},message:"must be equal to one of the allowed values",schema:schema32.properties.request.properties.method.enum,parentSchema:schema32.properties.request.properties.method,data:data197};
+let data195 = data.action;
+if(!(((data195 === "create") || (data195 === "update")) || (data195 === "delete"))){
+const err428 = {instancePath:instancePath+"/action",schemaPath:"#/properties/action/enum",keyword:"enum",params:{allowedValues: schema32.properties.action.enum},message:"must be equal to one of the allowed values",schema:schema32.properties.action.enum,parentSchema:schema32.properties.action,data:data195};
 if(vErrors === null){
 vErrors = [err428];
 }
@@ -8892,10 +8900,10 @@ vErrors.push(err428);
 errors++;
 }
 }
-if(data196.path !== undefined){
-let data198 = data196.path;
-if(typeof data198 !== "string"){
-const err429 = {instancePath:instancePath+"/request/path",schemaPath:"#/properties/request/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.request.properties.path.type,parentSchema:schema32.properties.request.properties.path,data:data198};
+if(data.type !== undefined){
+let data196 = data.type;
+if(!(((((((data196 === "client") || (data196 === "domain")) || (data196 === "dns_zone")) || (data196 === "mailbox")) || (data196 === "database")) || (data196 === "ftp_user")) || (data196 === "hosting_plan"))){
+const err429 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema32.properties.type.enum},message:"must be equal to one of the allowed values",schema:schema32.properties.type.enum,parentSchema:schema32.properties.type,data:data196};
 if(vErrors === null){
 vErrors = [err429];
 }
@@ -8905,10 +8913,10 @@ vErrors.push(err429);
 errors++;
 }
 }
-if(data196.body !== undefined){
-let data199 = data196.body;
-if((!(data199 && typeof data199 == "object" && !Array.isArray(data199))) && (data199 !== null)){
-const err430 = {instancePath:instancePath+"/request/body",schemaPath:"#/properties/request/properties/body/type",keyword:"type",params:{type: schema32.properties.request.properties.body.type},message:"must be object,null",schema:schema32.properties.request.properties.body.type,parentSchema:schema32.properties.request.properties.body,data:data199};
+if(data.reason !== undefined){
+let data197 = data.reason;
+if(typeof data197 !== "string"){
+const err430 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.reason.type,parentSchema:schema32.properties.reason,data:data197};
 if(vErrors === null){
 vErrors = [err430];
 }
@@ -8918,9 +8926,15 @@ vErrors.push(err430);
 errors++;
 }
 }
-}
-else {
-const err431 = {instancePath:instancePath+"/request",schemaPath:"#/properties/request/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.properties.request.type,parentSchema:schema32.properties.request,data:data196};
+if(data.depends_on !== undefined){
+let data198 = data.depends_on;
+if(Array.isArray(data198)){
+const len11 = data198.length;
+for(let i11=0; i11<len11; i11++){
+let data199 = data198[i11];
+if(typeof data199 === "string"){
+if(!pattern58.test(data199)){
+const err431 = {instancePath:instancePath+"/depends_on/" + i11,schemaPath:"#/$defs/changeId/pattern",keyword:"pattern",params:{pattern: "^(client|domain|dns_zone|mailbox|database|ftp_user|hosting_plan):."},message:"must match pattern \""+"^(client|domain|dns_zone|mailbox|database|ftp_user|hosting_plan):."+"\"",schema:"^(client|domain|dns_zone|mailbox|database|ftp_user|hosting_plan):.",parentSchema:schema116,data:data199};
 if(vErrors === null){
 vErrors = [err431];
 }
@@ -8930,14 +8944,133 @@ vErrors.push(err431);
 errors++;
 }
 }
-}
 else {
-const err432 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.type,parentSchema:schema32,data};
+const err432 = {instancePath:instancePath+"/depends_on/" + i11,schemaPath:"#/$defs/changeId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema116.type,parentSchema:schema116,data:data199};
 if(vErrors === null){
 vErrors = [err432];
 }
 else {
 vErrors.push(err432);
+}
+errors++;
+}
+}
+}
+else {
+const err433 = {instancePath:instancePath+"/depends_on",schemaPath:"#/properties/depends_on/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.properties.depends_on.type,parentSchema:schema32.properties.depends_on,data:data198};
+if(vErrors === null){
+vErrors = [err433];
+}
+else {
+vErrors.push(err433);
+}
+errors++;
+}
+}
+if(data.request !== undefined){
+let data200 = data.request;
+if(data200 && typeof data200 == "object" && !Array.isArray(data200)){
+if(data200.method === undefined){
+const err434 = {instancePath:instancePath+"/request",schemaPath:"#/properties/request/required",keyword:"required",params:{missingProperty: "method"},message:"must have required property '"+"method"+"'",schema:schema32.properties.request.required,parentSchema:schema32.properties.request,data:data200};
+if(vErrors === null){
+vErrors = [err434];
+}
+else {
+vErrors.push(err434);
+}
+errors++;
+}
+if(data200.path === undefined){
+const err435 = {instancePath:instancePath+"/request",schemaPath:"#/properties/request/required",keyword:"required",params:{missingProperty: "path"},message:"must have required property '"+"path"+"'",schema:schema32.properties.request.required,parentSchema:schema32.properties.request,data:data200};
+if(vErrors === null){
+vErrors = [err435];
+}
+else {
+vErrors.push(err435);
+}
+errors++;
+}
+if(data200.body === undefined){
+const err436 = {instancePath:instancePath+"/request",schemaPath:"#/properties/request/required",keyword:"required",params:{missingProperty: "body"},message:"must have required property '"+"body"+"'",schema:schema32.properties.request.required,parentSchema:schema32.properties.request,data:data200};
+if(vErrors === null){
+vErrors = [err436];
+}
+else {
+vErrors.push(err436);
+}
+errors++;
+}
+for(const key41 in data200){
+if(!(((key41 === "method") || (key41 === "path")) || (key41 === "body"))){
+const err437 = {instancePath:instancePath+"/request",schemaPath:"#/properties/request/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key41},message:"must NOT have additional properties",schema:false,parentSchema:schema32.properties.request,data:data200};
+if(vErrors === null){
+vErrors = [err437];
+}
+else {
+vErrors.push(err437);
+}
+errors++;
+}
+}
+if(data200.method !== undefined){
+let data201 = data200.method;
+if(!(((data201 === "POST") || (data201 === "PUT")) || (data201 === "DELETE"))){
+const err438 = {instancePath:instancePath+"/request/method",schemaPath:"#/properties/request/properties/method/enum",keyword:"enum",params:{allowedValues: schema32.properties.request.properties.method.enum},message:"must be equal to one of the allowed values",schema:schema32.properties.request.properties.method.enum,parentSchema:schema32.properties.request.properties.method,data:data201};
+if(vErrors === null){
+vErrors = [err438];
+}
+else {
+vErrors.push(err438);
+}
+errors++;
+}
+}
+if(data200.path !== undefined){
+let data202 = data200.path;
+if(typeof data202 !== "string"){
+const err439 = {instancePath:instancePath+"/request/path",schemaPath:"#/properties/request/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.request.properties.path.type,parentSchema:schema32.properties.request.properties.path,data:data202};
+if(vErrors === null){
+vErrors = [err439];
+}
+else {
+vErrors.push(err439);
+}
+errors++;
+}
+}
+if(data200.body !== undefined){
+let data203 = data200.body;
+if((!(data203 && typeof data203 == "object" && !Array.isArray(data203))) && (data203 !== null)){
+const err440 = {instancePath:instancePath+"/request/body",schemaPath:"#/properties/request/properties/body/type",keyword:"type",params:{type: schema32.properties.request.properties.body.type},message:"must be object,null",schema:schema32.properties.request.properties.body.type,parentSchema:schema32.properties.request.properties.body,data:data203};
+if(vErrors === null){
+vErrors = [err440];
+}
+else {
+vErrors.push(err440);
+}
+errors++;
+}
+}
+}
+else {
+const err441 = {instancePath:instancePath+"/request",schemaPath:"#/properties/request/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.properties.request.type,parentSchema:schema32.properties.request,data:data200};
+if(vErrors === null){
+vErrors = [err441];
+}
+else {
+vErrors.push(err441);
+}
+errors++;
+}
+}
+}
+else {
+const err442 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.type,parentSchema:schema32,data};
+if(vErrors === null){
+vErrors = [err442];
+}
+else {
+vErrors.push(err442);
 }
 errors++;
 }
@@ -10590,7 +10723,7 @@ if(data58 && typeof data58 == "object" && !Array.isArray(data58)){
 if(data58.field !== undefined){
 let data59 = data58.field;
 if(!(((((data59 === "php_version") || (data59 === "https.lets_encrypt")) || (data59 === "https.force")) || (data59 === "https.hsts")) || (data59 === "redirect"))){
-const err125 = {instancePath:instancePath+"/unknowns/" + i7+"/field",schemaPath:"#/$defs/setting/enum",keyword:"enum",params:{allowedValues: schema58.enum},message:"must be equal to one of the allowed values",schema:schema58.enum,parentSchema:schema58,data:data59};
+const err125 = {instancePath:instancePath+"/unknowns/" + i7+"/field",schemaPath:"#/$defs/setting/enum",keyword:"enum",params:{allowedValues: schema59.enum},message:"must be equal to one of the allowed values",schema:schema59.enum,parentSchema:schema59,data:data59};
 if(vErrors === null){
 vErrors = [err125];
 }
@@ -10735,8 +10868,8 @@ errors++;
 if(data58.domain !== undefined){
 let data65 = data58.domain;
 if(typeof data65 === "string"){
-if(!pattern14.test(data65)){
-const err135 = {instancePath:instancePath+"/unknowns/" + i7+"/domain",schemaPath:"#/$defs/domain/pattern",keyword:"pattern",params:{pattern: "^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema40,data:data65};
+if(!pattern15.test(data65)){
+const err135 = {instancePath:instancePath+"/unknowns/" + i7+"/domain",schemaPath:"#/$defs/domain/pattern",keyword:"pattern",params:{pattern: "^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema41,data:data65};
 if(vErrors === null){
 vErrors = [err135];
 }
@@ -10747,7 +10880,7 @@ errors++;
 }
 }
 else {
-const err136 = {instancePath:instancePath+"/unknowns/" + i7+"/domain",schemaPath:"#/$defs/domain/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema40.type,parentSchema:schema40,data:data65};
+const err136 = {instancePath:instancePath+"/unknowns/" + i7+"/domain",schemaPath:"#/$defs/domain/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema41.type,parentSchema:schema41,data:data65};
 if(vErrors === null){
 vErrors = [err136];
 }
@@ -11146,4 +11279,4 @@ return errors === 0;
 }
 validate20.evaluated = {"props":{"format_version":true,"panel_url":true,"manifest":true,"manifest_sha256":true,"manifest_parts":true,"scope":true,"fingerprint":true,"plan_sha256":true,"changes":true,"conflicts":true,"unknowns":true,"unmanaged":true,"notes":true,"warnings":true,"summary":true},"dynamicProps":false,"dynamicItems":false};
 /** The schema the validator was compiled from (for the reader's messages). */
-export const schema = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://raw.githubusercontent.com/panel-provision/panel-provision/main/schemas/plan.schema.json","title":"panel-provision plan","description":"What `provision plan` found: the changes apply would send, in order, and what it will not change. `--format json` prints it and `--out FILE` saves it (the same document); `provision apply FILE` applies exactly a saved one, after checking it against the panel. It never holds the API key or a password. Fields a newer minor version adds are allowed beside these.","type":"object","required":["format_version","panel_url","manifest","manifest_sha256","fingerprint","plan_sha256","changes","conflicts","unknowns","unmanaged","notes","summary"],"properties":{"format_version":{"title":"a \"major.minor\" version","description":"The document's format. A reader accepts any minor of its own major (newer minors only add fields) and refuses a newer major. 2.0: updates and deletes; `unknowns` replaces 1.x's `drift` (a client on another plan is now an update). 2.1: a domain's settings (a create's `settings`, a domain's update, a domain's unknowns). 2.2: a domain's DNS zone (`type: \"dns_zone\"`, an update), conflicts with `dns`; hosting plans (`type: \"hosting_plan\"`: create, update, delete). 2.3: `manifest_parts` (a manifest directory) and `scope` (a plan made with --clients). 2.4: a client create's `send_login_credentials`, a subdomain create's `parent_domain`, and a conflict of a zone as apply would leave it (`dns: \"records\"`, `rule`). 2.5: mailboxes, databases and FTP users (`type: \"mailbox\"`, `\"database\"`, `\"ftp_user\"`: create, update, delete), their conflicts and unknowns (`mailbox`, `database`, `ftp_user`), and what a client's or a domain's delete takes of them (`takes`, `destroys_data`).","type":"string","pattern":"^[0-9]+\\.[0-9]+$"},"panel_url":{"title":"the panel's API base URL","description":"The panel the plan was made against (…/api/v2); apply refuses to send it to another.","type":"string","pattern":"."},"manifest":{"title":"the manifest's path","description":"The manifest's path as the user gave it (`-` for standard input), for people; apply never opens it.","type":"string"},"manifest_sha256":{"title":"a sha256 in hex","description":"sha256 of the manifest file's bytes, in lowercase hex; for a manifest directory, of its parts' digests: one line `<sha256>  <name>` per part (its name in the directory), in name order, as sha256sum prints them inside it: the same however the directory's path was typed.","type":"string","pattern":"^[0-9a-f]{64}$"},"manifest_parts":{"title":"the parts of a manifest directory","description":"Present when the manifest is a directory: each part (its path as the plan named it) with the sha256 of its bytes, in the order they were read.","type":"array","minItems":1,"items":{"type":"object","additionalProperties":false,"required":["file","sha256"],"properties":{"file":{"title":"a part's path","type":"string","minLength":1},"sha256":{"title":"a sha256 in hex","type":"string","pattern":"^[0-9a-f]{64}$"}}}},"scope":{"title":"the scope of a scoped plan","description":"Present when the plan was made with --clients: only clients whose username matches one of these glob patterns (`*` any run of characters, `?` one), their domains and zones were planned; prune acted within them; hosting plans were left alone.","type":"object","additionalProperties":false,"required":["clients"],"properties":{"clients":{"type":"array","minItems":1,"items":{"title":"a username pattern","type":"string","minLength":1}}}},"fingerprint":{"title":"a \"sha256:<hex>\" fingerprint","description":"sha256 over exactly the panel facts the plan depends on: for each create, that the client or domain is still absent (and the owner it is added to, and the hosting plan it names); for each update, that the client or domain is still there with the values the plan shows as `before` (and, for a domain, each nested object it sends whole is as it was, keys no manifest manages included); for each delete, that the record is still there, under the same id and owner, and (for a client) with as many domains as the plan says go with it, and (`takes`) as many things of other kinds. Apply re-reads the panel and refuses a plan whose facts changed (exit 3): it would no longer do what was reviewed.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"plan_sha256":{"title":"a \"sha256:<hex>\" digest","description":"sha256 over the whole document except this field (object keys sorted), so a file edited after it was made is refused. It catches edits, not forgery: anyone can recompute it.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"changes":{"title":"the changes","description":"What apply sends, each change after the ones it depends on.","type":"array","items":{"$ref":"#/$defs/change"}},"conflicts":{"title":"the conflicts","description":"What apply cannot do as the manifest says: manifest domains that another client owns on the panel, and domains to delete whose subdomains stay (`subdomains`). Plan and apply fail while there is one. A hosting plan's conflict names the plan (`hosting_plan`).","type":"array","items":{"oneOf":[{"type":"object","additionalProperties":false,"required":["domain","client","owner"],"properties":{"domain":{"type":"string","description":"The domain (ASCII form)."},"client":{"type":"string","description":"The client the manifest gives it to."},"owner":{"type":"string","description":"Its owner on the panel: a username, or `#<id>` when the owner is not a client (an administrator)."},"subdomains":{"type":"array","items":{"type":"string"},"description":"The domain's subdomains on the panel that no change deletes: they block its delete."},"dns":{"enum":["subdomain","disabled"],"description":"The domain's `dns` cannot be managed: it is a subdomain on the panel (its records live in its parent's zone), or the panel serves no DNS for it (is_dns_disabled)."}}},{"type":"object","additionalProperties":false,"required":["domain","client","owner","dns","rule","record"],"description":"A domain's zone the manifest would leave broken (checked as it would be after apply): a CNAME at the apex (`cname_at_apex`), a CNAME beside other records at its host (`cname_beside`), two SPF records at one host (`two_spf`), an MX or NS whose target is a CNAME of the zone (`target_is_cname`). `record` is the manifest's; `other` the record it meets, the manifest's when it has `index`, else the panel's.","properties":{"domain":{"type":"string"},"client":{"type":"string"},"owner":{"type":"string"},"dns":{"const":"records"},"rule":{"enum":["cname_at_apex","cname_beside","two_spf","target_is_cname"]},"record":{"type":"object","additionalProperties":false,"required":["host","type","value","index"],"properties":{"host":{"type":"string"},"type":{"type":"string"},"value":{"type":"string"},"index":{"type":"integer","minimum":0,"description":"Its place in the domain's `dns.records` (from 0)."}}},"other":{"type":"object","additionalProperties":false,"required":["host","type","value"],"properties":{"host":{"type":"string"},"type":{"type":"string"},"value":{"type":"string"},"index":{"type":"integer","minimum":0,"description":"Its place in the domain's `dns.records` (from 0)."}}}}},{"type":"object","additionalProperties":false,"required":["mailbox","client","owner"],"properties":{"mailbox":{"type":"string","description":"The mailbox's address (ASCII form, lowercase)."},"client":{"type":"string","description":"The client the manifest lists it under."},"owner":{"type":"string","description":"The client the panel has its domain under (a username, or #<id>)."}}},{"type":"object","additionalProperties":false,"required":["database","client","reason"],"properties":{"database":{"type":"string","description":"The database's name."},"client":{"type":"string","description":"The client the manifest gives it to."},"reason":{"enum":["owner","rename"],"description":"owner: the panel has the name under another client; rename: the manifest gives it a user other than the panel's, or a user another database has."},"owner":{"type":"string","description":"Its owner on the panel (reason owner): a username, or `#<id>` when the owner is not a client; left out when the panel's record does not say."},"user":{"type":"string","description":"The user the manifest gives (reason rename)."},"panel_user":{"type":"string","description":"The user the panel holds for it (a changed user)."},"held_by":{"type":"string","description":"The database on the panel that has the user (a new database)."}}},{"type":"object","additionalProperties":false,"required":["ftp_user","client"],"properties":{"ftp_user":{"type":"string","description":"The FTP user's name."},"client":{"type":"string","description":"The client the manifest lists it under."},"owner":{"type":"string","description":"Its owner on the panel: a username, or `#<id>` when the owner is not a client; left out when the panel's record does not say."}}},{"type":"object","additionalProperties":false,"required":["hosting_plan"],"description":"A hosting plan that cannot be changed as the manifest says: clients are on it (`clients`), the client list does not say who is (`use_unknown`), or the panel's record lacks managed keys (`lacking`).","properties":{"hosting_plan":{"type":"string"},"clients":{"type":"array","items":{"type":"string"}},"use_unknown":{"const":true},"lacking":{"type":"array","items":{"type":"string"}}}}]}},"unknowns":{"title":"the unknowns","description":"Managed fields the panel shows nowhere: a client's (not in GET /clients, not in GET /clients/{id}), or a domain's setting its record in GET /domains lacks (`domain` set): neither compared nor sent.","type":"array","items":{"type":"object","additionalProperties":false,"required":["client","field"],"properties":{"mailbox":{"type":"string","description":"A mailbox's field its record in GET /emails lacks: the mailbox's address."},"database":{"type":"string","description":"A database's field its record in GET /databases lacks: the database's name."},"ftp_user":{"type":"string","description":"An FTP user's field its record in GET /ftp-users lacks: the FTP user's name."},"client":{"type":"string"},"domain":{"$ref":"#/$defs/domain"},"field":{"enum":["plan","email","suspended","language","php_version","https.lets_encrypt","https.force","https.hsts","redirect","quota","aliases","forwardings","keep_copies","catch_all","description","remote_hosts","description","home","description"]},"keys":{"description":"A domain's setting: the panel's keys that do not read (`security.hsts_preload`; the object's name when the record lacks it).","type":"array","items":{"type":"string"}}},"if":{"required":["domain"],"properties":{"domain":true}},"then":{"properties":{"field":{"$ref":"#/$defs/setting"}}},"else":{"properties":{"field":{"enum":["plan","email","suspended","language"]}}}}},"unmanaged":{"title":"what the panel has and the manifest does not list","description":"Counts; the names only when the plan was made with --show-unmanaged (they may be other customers'). The panel's system domains are never counted.","type":"object","additionalProperties":false,"required":["clients","domains"],"properties":{"clients":{"type":"integer","minimum":0},"client_names":{"type":"array","items":{"type":"string"}},"domains":{"type":["integer","null"],"minimum":0,"description":"null when the panel cannot list domains."},"domain_names":{"type":["array","null"],"items":{"type":"string"}},"hosting_plans":{"type":"integer","minimum":0,"description":"The panel's hosting plans the manifest does not list and no change deletes (prune passes over those clients are on); only when the manifest defines plans."},"hosting_plan_names":{"type":"array","items":{"type":"string"}}}},"notes":{"title":"notes","description":"Sentences about how the panel was read (a fallback, a partial list), for people.","type":"array","items":{"type":"string"}},"warnings":{"title":"warnings","description":"Warnings found beside the plan (a mass create or delete, what looks like a rename), for people.","type":"array","items":{"type":"string"}},"summary":{"title":"the summary","description":"How many changes of each action (`create`, `update`, `delete`: a client's delete is one, whatever goes with it), and how many conflicts and unknowns.","type":"object","additionalProperties":{"type":"integer","minimum":0}}},"$defs":{"username":{"title":"a valid username","type":"string","pattern":"^[a-z][a-z0-9_-]*$"},"takes":{"title":"what a delete takes, counted","description":"How many things of each other kind (`mailbox`, `database`) go with the delete, by kind, each counted for --max-deletes: of the kinds whose lists were read (a kind the panel cannot list is left out: unknown). A saved plan is stale once they differ.","type":"object","propertyNames":{"pattern":"^[a-z][a-z_]*$"},"additionalProperties":{"type":"integer","minimum":0}},"destroysData":{"const":true,"description":"What the delete takes (`takes`) holds data: mail, a database's tables."},"domain":{"title":"a lowercase ASCII domain name","type":"string","pattern":"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},"setting":{"title":"a domain setting's dotted name","enum":["php_version","https.lets_encrypt","https.force","https.hsts","redirect"]},"hsts":{"title":"HSTS on","description":"What a manifest may give (a create's `settings`, an update's `after`): max_age 0 or more.","type":"object","additionalProperties":false,"required":["max_age","include_subdomains","preload"],"properties":{"max_age":{"title":"0 or more","type":"integer","minimum":0},"include_subdomains":{"type":"boolean"},"preload":{"type":"boolean"}}},"hstsRead":{"title":"HSTS on, as the panel holds it","description":"Any max_age the panel holds (an update's `before`).","type":"object","additionalProperties":false,"required":["max_age","include_subdomains","preload"],"properties":{"max_age":{"type":"integer"},"include_subdomains":{"type":"boolean"},"preload":{"type":"boolean"}}},"redirect":{"title":"forwarding to a URL","description":"What a manifest may give (a create's `settings`, an update's `after`): status 301 or 302; `to` an absolute http(s) URL (checked when the plan is read).","type":"object","additionalProperties":false,"required":["to","status"],"properties":{"to":{"type":"string"},"status":{"title":"301 or 302","enum":[301,302]}}},"redirectRead":{"title":"forwarding to a URL, as the panel holds it","description":"Any URL and forwarding type the panel holds (an update's `before`).","type":"object","additionalProperties":false,"required":["to","status"],"properties":{"to":{"type":"string"},"status":{"type":"integer"}}},"settingValues":{"title":"settings by their dotted names","description":"In the manifest's terms: `php_version` a version or \"default\", `https.lets_encrypt` and `https.force` booleans, `https.hsts` and `redirect` false (off) or an object.","type":"object","additionalProperties":false,"minProperties":1,"properties":{"php_version":{"$ref":"#/$defs/phpVersion"},"https.lets_encrypt":{"type":"boolean"},"https.force":{"type":"boolean"},"https.hsts":{"oneOf":[{"const":false},{"$ref":"#/$defs/hsts"}]},"redirect":{"oneOf":[{"const":false},{"$ref":"#/$defs/redirect"}]}}},"settingChange":{"type":"object","additionalProperties":false,"required":["field","before","after"],"description":"A setting that differs, in the manifest's terms (see settingValues). `before` is the panel's value, whatever it holds (`true` for HSTS or forwarding on whose details do not read); `after` one a manifest may give.","properties":{"field":{"$ref":"#/$defs/setting"},"before":true,"after":true},"allOf":[{"if":{"properties":{"field":{"const":"php_version"}}},"then":{"properties":{"before":{"type":"string"},"after":{"$ref":"#/$defs/phpVersion"}}}},{"if":{"properties":{"field":{"enum":["https.lets_encrypt","https.force"]}}},"then":{"properties":{"before":{"type":"boolean"},"after":{"type":"boolean"}}}},{"if":{"properties":{"field":{"const":"https.hsts"}}},"then":{"properties":{"before":{"oneOf":[{"type":"boolean"},{"$ref":"#/$defs/hstsRead"}]},"after":{"oneOf":[{"const":false},{"$ref":"#/$defs/hsts"}]}}}},{"if":{"properties":{"field":{"const":"redirect"}}},"then":{"properties":{"before":{"oneOf":[{"type":"boolean"},{"$ref":"#/$defs/redirectRead"}]},"after":{"oneOf":[{"const":false},{"$ref":"#/$defs/redirect"}]}}}}]},"phpVersion":{"title":"a PHP version","description":"MAJOR.MINOR, or \"default\": the panel's default.","type":"string","pattern":"^([0-9]{1,3}\\.[0-9]{1,3}|default)$"},"recordOp":{"type":"object","additionalProperties":false,"required":["op","host","type","value","ttl"],"description":"One record's change: `add`, `remove` (with the TTL it has), or `update` of its TTL (`ttl_before`). Host relative to the zone (`@` its apex), type upper-case.","properties":{"op":{"enum":["add","remove","update"]},"host":{"type":"string"},"type":{"type":"string"},"value":{"type":"string"},"ttl":{"type":"integer","minimum":0},"ttl_before":{"type":"integer","minimum":0}}},"mailboxAddress":{"title":"a mailbox address in lowercase ASCII","type":"string","pattern":"^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},"mailboxValues":{"type":"object","additionalProperties":false,"description":"A mailbox's fields in the manifest's names and terms: quota in bytes (0: unlimited), aliases and forwardings as whole addresses in lowercase ASCII.","properties":{"quota":{"type":"integer","minimum":0},"aliases":{"type":"array","items":{"$ref":"#/$defs/mailboxAddress"}},"forwardings":{"type":"array","items":{"$ref":"#/$defs/mailboxAddress"}},"keep_copies":{"type":"boolean"},"catch_all":{"type":"boolean"},"description":{"type":"string"}}},"mailboxFieldChange":{"description":"One field that differs, in the manifest's names and terms (`quota` in bytes; `aliases` and `forwardings` whole lists, sorted).","oneOf":[{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"quota"},"before":{"type":"integer","minimum":0},"after":{"type":"integer","minimum":0}}},{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"aliases"},"before":{"type":"array","items":{"$ref":"#/$defs/mailboxAddress"}},"after":{"type":"array","items":{"$ref":"#/$defs/mailboxAddress"}}}},{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"forwardings"},"before":{"type":"array","items":{"$ref":"#/$defs/mailboxAddress"}},"after":{"type":"array","items":{"$ref":"#/$defs/mailboxAddress"}}}},{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"keep_copies"},"before":{"type":"boolean"},"after":{"type":"boolean"}}},{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"catch_all"},"before":{"type":"boolean"},"after":{"type":"boolean"}}},{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"description"},"before":{"type":"string"},"after":{"type":"string"}}}]},"databaseName":{"title":"a database name","type":"string","pattern":"^[a-z0-9_]{1,64}$"},"remoteHost":{"title":"a remote host in comparison form (an IP address, a CIDR network, a lowercase ASCII host name)","type":"string","minLength":1},"databaseValues":{"type":"object","additionalProperties":false,"description":"A database's fields in the manifest's names and terms: remote_hosts sorted, each once ([]: local only).","properties":{"remote_hosts":{"type":"array","items":{"$ref":"#/$defs/remoteHost"}},"description":{"type":"string"}}},"databaseFieldChange":{"description":"One field that differs, in the manifest's names and terms (`remote_hosts` whole lists, sorted).","oneOf":[{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"remote_hosts"},"before":{"type":"array","items":{"$ref":"#/$defs/remoteHost"}},"after":{"type":"array","items":{"$ref":"#/$defs/remoteHost"}}}},{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"description"},"before":{"type":"string"},"after":{"type":"string"}}}]},"ftpUserName":{"title":"an FTP user name","type":"string","pattern":"^[a-z0-9][a-z0-9._-]{0,63}$"},"ftpUserValues":{"type":"object","additionalProperties":false,"required":["home"],"description":"An FTP user's fields in the manifest's names: its home from the client's home (/www when the manifest gives none), its description.","properties":{"home":{"type":"string","pattern":"^/(www|files)(/.*)?$"},"description":{"type":"string"}}},"ftpUserFieldChange":{"oneOf":[{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"home"},"before":{"type":"string"},"after":{"type":"string"}}},{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"description"},"before":{"type":"string"},"after":{"type":"string"}}}]},"planName":{"title":"a hosting plan's name","type":"string","minLength":1},"planObjects":{"type":"object","additionalProperties":false,"description":"The plan's managed keys by object, in the panel's own names and values.","properties":{"resources":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}},"permissions":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}},"php":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}},"php_fpm":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}}}},"changeId":{"title":"a change id","type":"string","pattern":"^(client|domain|dns_zone|mailbox|database|ftp_user|hosting_plan):."},"id":{"title":"a whole number","type":"integer","minimum":1},"change":{"title":"a change","description":"One call to the panel and why. `request` is exactly what apply sends; a domain's `id_user` (and a subdomain's `id_parent_domain`) is null there until its client (its parent) is created in the same run.","type":"object","required":["id","action","type","name","reason","depends_on","request"],"properties":{"action":{"title":"\"create\", \"update\" or \"delete\"","enum":["create","update","delete"]},"type":{"title":"\"client\", \"domain\", \"dns_zone\", \"mailbox\", \"database\", \"ftp_user\" or \"hosting_plan\"","enum":["client","domain","dns_zone","mailbox","database","ftp_user","hosting_plan"]},"reason":{"type":"string","description":"Why the change is in the plan, for people."},"depends_on":{"type":"array","description":"The changes that must succeed first (listed before this one).","items":{"$ref":"#/$defs/changeId"}},"request":{"type":"object","description":"The HTTP call: method, path relative to panel_url, JSON body (null for a DELETE).","additionalProperties":false,"required":["method","path","body"],"properties":{"method":{"enum":["POST","PUT","DELETE"]},"path":{"type":"string"},"body":{"type":["object","null"]}}}},"allOf":[{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":[],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"hosting_plan":{"type":"object","description":"The hosting plan, resolved by name to its id when the plan was made; absent: the panel's default resources.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"type":["integer","null"],"minimum":1,"description":"The plan's id; null for a plan the same run creates (the change then depends on its create; the id comes from its answer)."}}},"email":{"type":"string"},"suspended":{"type":"boolean"},"language":{"type":"string"},"send_login_credentials":{"type":"boolean","description":"Whether the panel mails the new client its login (the request's `send_login_credentials`); absent in files of format 2.3 or older."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The fields that differ: the request sends only these.","items":{"type":"object","additionalProperties":false,"required":["field","before","after"],"description":"A managed field that differs, in the manifest's terms: `plan` by name (null: none), `email` (null: none), `suspended`, `language` (null: none).","properties":{"field":{"enum":["plan","email","suspended","language"]},"before":{"type":["string","boolean","null"]},"after":{"type":["string","boolean"]}}}},"hosting_plan":{"type":"object","description":"The hosting plan it moves to, when `plan` is among the fields.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"type":["integer","null"],"minimum":1,"description":"The plan's id; null for a plan the same run creates (the change then depends on its create; the id comes from its answer)."}}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","domains","domain_names"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"domains":{"type":["integer","null"],"minimum":0,"description":"How many of its domains go with it (system domains not counted): the panel deletes them with the client, and its mail, databases and files. null when the panel cannot list domains: then how many is unknown, and apply needs --allow-mass-delete."},"domain_names":{"type":["array","null"],"items":{"type":"string"},"description":"The domains that go with it, sorted (null when the panel cannot list them): a saved plan is stale once they differ."},"takes":{"$ref":"#/$defs/takes"},"destroys_data":{"$ref":"#/$defs/destroysData"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["client","client_id"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number or null","description":"The owner's id when it exists already; null when it is created in the same run.","type":["integer","null"],"minimum":1},"parent":{"$ref":"#/$defs/domain"},"parent_domain":{"type":"object","description":"The domain it is a subdomain of (the nearest enclosing domain of the same client): the request's `id_parent_domain`. Absent: a top-level domain.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"$ref":"#/$defs/domain"},"id":{"type":["integer","null"],"minimum":1,"description":"The parent's id on the panel; null for a parent the same run creates (the change then depends on its create; the id comes from its answer, and the request's `id_parent_domain` is null until then)."}}},"settings":{"$ref":"#/$defs/settingValues","description":"The settings the manifest gives, sent in the same POST."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["domain_id","client","client_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"domain_id":{"title":"a whole number","$ref":"#/$defs/id"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The owner's id on the panel.","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The settings that differ. The request sends only the top-level keys they touch (`php_version`, `security`, `target`), each nested object whole: as read, with the managed keys changed.","items":{"$ref":"#/$defs/settingChange"}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["domain_id","client","client_id","subdomains"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"domain_id":{"title":"a whole number","$ref":"#/$defs/id"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"subdomains":{"type":"array","items":{"type":"string"},"description":"Its subdomains on the panel (same owner), sorted, each deleted first by this plan: a saved plan is stale once they differ."},"takes":{"$ref":"#/$defs/takes"},"destroys_data":{"$ref":"#/$defs/destroysData"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"dns_zone"}}},"then":{"additionalProperties":false,"required":["client","domain_id","records","prune","keep","makes_custom","zone_digest"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"client":{"$ref":"#/$defs/username"},"domain_id":{"type":["integer","null"],"minimum":1,"description":"The domain's id; null when the domain is created in the same run (its zone is read after its POST, and the request's id and records are known after apply)."},"records":{"type":"array","items":{"$ref":"#/$defs/recordOp"},"description":"The record changes; for a new domain, its records as adds."},"prune":{"type":"boolean","description":"Unlisted records go (except `keep` matches, and the apex NS records unless the manifest lists some)."},"keep":{"type":"array","items":{"type":"string"}},"makes_custom":{"type":"boolean","description":"The zone is not custom yet: this PUT makes it custom (the panel stops regenerating its default records)."},"zone_digest":{"type":["string","null"],"pattern":"^sha256:[0-9a-f]{64}$","description":"sha256 over the zone as the plan read it (SOA, DKIM record, records); apply reads the zone again and sends nothing to it when it differs. null for a new domain."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"mailbox"}}},"then":{"additionalProperties":false,"required":["client","client_id","domain","values"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/mailboxAddress"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number or null","description":"The owner's id when it exists already; null when it is created in the same run.","type":["integer","null"],"minimum":1},"domain":{"$ref":"#/$defs/domain"},"values":{"$ref":"#/$defs/mailboxValues","description":"The fields the manifest gives, sent in the same POST (the password made here is added when it is sent, never written here)."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"mailbox"}}},"then":{"additionalProperties":false,"required":["client","mailbox_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/mailboxAddress"},"client":{"$ref":"#/$defs/username"},"mailbox_id":{"$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The fields that differ; the PUT sends only them.","items":{"$ref":"#/$defs/mailboxFieldChange"}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"mailbox"}}},"then":{"additionalProperties":false,"required":["client","mailbox_id","destroys_data"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/mailboxAddress"},"client":{"$ref":"#/$defs/username"},"mailbox_id":{"$ref":"#/$defs/id"},"destroys_data":{"const":true,"description":"A mailbox's delete destroys the mail stored in it."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"database"}}},"then":{"additionalProperties":false,"required":["client","client_id","user","values"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/databaseName"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number or null","description":"The owner's id when it exists already; null when it is created in the same run.","type":["integer","null"],"minimum":1},"user":{"title":"a database user","type":"string","pattern":"^[a-z0-9_]{1,32}$"},"values":{"$ref":"#/$defs/databaseValues","description":"The fields the manifest gives, sent in the same POST (the password made here is added when it is sent, never written here)."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"database"}}},"then":{"additionalProperties":false,"required":["client","database_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/databaseName"},"client":{"$ref":"#/$defs/username"},"database_id":{"$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The fields that differ; the PUT sends only them.","items":{"$ref":"#/$defs/databaseFieldChange"}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"database"}}},"then":{"additionalProperties":false,"required":["client","database_id","destroys_data"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/databaseName"},"client":{"$ref":"#/$defs/username"},"database_id":{"$ref":"#/$defs/id"},"destroys_data":{"const":true,"description":"A database's delete destroys the data stored in it."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"ftp_user"}}},"then":{"additionalProperties":false,"required":["client","client_id","values"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/ftpUserName"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number or null","description":"The owner's id when it exists already; null when it is created in the same run.","type":["integer","null"],"minimum":1},"values":{"$ref":"#/$defs/ftpUserValues","description":"The fields sent in the same POST (the password made here is added when it is sent, never written here)."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"ftp_user"}}},"then":{"additionalProperties":false,"required":["client","ftp_user_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/ftpUserName"},"client":{"$ref":"#/$defs/username"},"ftp_user_id":{"$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The fields that differ; the PUT sends only them.","items":{"$ref":"#/$defs/ftpUserFieldChange"}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"ftp_user"}}},"then":{"additionalProperties":false,"required":["client","ftp_user_id"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/ftpUserName"},"client":{"$ref":"#/$defs/username"},"ftp_user_id":{"$ref":"#/$defs/id"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["objects"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"objects":{"$ref":"#/$defs/planObjects"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["plan_id","fields","clients"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"plan_id":{"title":"a whole number","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The managed keys that differ (`resources.disk_space`): the request sends only the objects they touch, each whole as read with the managed keys changed.","items":{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"type":"string","pattern":"^(resources|permissions|php|php_fpm)\\.."},"before":true,"after":{"type":["number","boolean","string","null"]}}}},"clients":{"type":["integer","null"],"minimum":0,"description":"How many clients are on the plan; they keep their copied values (the panel copies a plan when it is assigned). null: the panel does not say."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["plan_id","leaving"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"plan_id":{"title":"a whole number","$ref":"#/$defs/id"},"leaving":{"type":"array","items":{"type":"string"},"description":"The clients on the plan when the plan was made that the same plan deletes or moves off (sorted): a saved plan is stale once who is on it differs."}}}}]}}};
+export const schema = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://raw.githubusercontent.com/panel-provision/panel-provision/main/schemas/plan.schema.json","title":"panel-provision plan","description":"What `provision plan` found: the changes apply would send, in order, and what it will not change. `--format json` prints it and `--out FILE` saves it (the same document); `provision apply FILE` applies exactly a saved one, after checking it against the panel. It never holds the API key or a password. Fields a newer minor version adds are allowed beside these.","type":"object","required":["format_version","panel_url","manifest","manifest_sha256","fingerprint","plan_sha256","changes","conflicts","unknowns","unmanaged","notes","summary"],"properties":{"format_version":{"title":"a \"major.minor\" version","description":"The document's format. A reader accepts any minor of its own major (newer minors only add fields) and refuses a newer major. 2.0: updates and deletes; `unknowns` replaces 1.x's `drift` (a client on another plan is now an update). 2.1: a domain's settings (a create's `settings`, a domain's update, a domain's unknowns). 2.2: a domain's DNS zone (`type: \"dns_zone\"`, an update), conflicts with `dns`; hosting plans (`type: \"hosting_plan\"`: create, update, delete). 2.3: `manifest_parts` (a manifest directory) and `scope` (a plan made with --clients). 2.4: a client create's `send_login_credentials`, a subdomain create's `parent_domain`, and a conflict of a zone as apply would leave it (`dns: \"records\"`, `rule`). 2.5: mailboxes, databases and FTP users (`type: \"mailbox\"`, `\"database\"`, `\"ftp_user\"`: create, update, delete), their conflicts and unknowns (`mailbox`, `database`, `ftp_user`), and what a client's or a domain's delete takes of them (`takes`, `takes_unattributed`, `destroys_data`).","type":"string","pattern":"^[0-9]+\\.[0-9]+$"},"panel_url":{"title":"the panel's API base URL","description":"The panel the plan was made against (…/api/v2); apply refuses to send it to another.","type":"string","pattern":"."},"manifest":{"title":"the manifest's path","description":"The manifest's path as the user gave it (`-` for standard input), for people; apply never opens it.","type":"string"},"manifest_sha256":{"title":"a sha256 in hex","description":"sha256 of the manifest file's bytes, in lowercase hex; for a manifest directory, of its parts' digests: one line `<sha256>  <name>` per part (its name in the directory), in name order, as sha256sum prints them inside it: the same however the directory's path was typed.","type":"string","pattern":"^[0-9a-f]{64}$"},"manifest_parts":{"title":"the parts of a manifest directory","description":"Present when the manifest is a directory: each part (its path as the plan named it) with the sha256 of its bytes, in the order they were read.","type":"array","minItems":1,"items":{"type":"object","additionalProperties":false,"required":["file","sha256"],"properties":{"file":{"title":"a part's path","type":"string","minLength":1},"sha256":{"title":"a sha256 in hex","type":"string","pattern":"^[0-9a-f]{64}$"}}}},"scope":{"title":"the scope of a scoped plan","description":"Present when the plan was made with --clients: only clients whose username matches one of these glob patterns (`*` any run of characters, `?` one), their domains and zones were planned; prune acted within them; hosting plans were left alone.","type":"object","additionalProperties":false,"required":["clients"],"properties":{"clients":{"type":"array","minItems":1,"items":{"title":"a username pattern","type":"string","minLength":1}}}},"fingerprint":{"title":"a \"sha256:<hex>\" fingerprint","description":"sha256 over exactly the panel facts the plan depends on: for each create, that the client or domain is still absent (and the owner it is added to, and the hosting plan it names); for each update, that the client or domain is still there with the values the plan shows as `before` (and, for a domain, each nested object it sends whole is as it was, keys no manifest manages included); for each delete, that the record is still there, under the same id and owner, and (for a client) with as many domains as the plan says go with it, and (`takes`) as many things of other kinds. Apply re-reads the panel and refuses a plan whose facts changed (exit 3): it would no longer do what was reviewed.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"plan_sha256":{"title":"a \"sha256:<hex>\" digest","description":"sha256 over the whole document except this field (object keys sorted), so a file edited after it was made is refused. It catches edits, not forgery: anyone can recompute it.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"changes":{"title":"the changes","description":"What apply sends, each change after the ones it depends on.","type":"array","items":{"$ref":"#/$defs/change"}},"conflicts":{"title":"the conflicts","description":"What apply cannot do as the manifest says: manifest domains that another client owns on the panel, and domains to delete whose subdomains stay (`subdomains`). Plan and apply fail while there is one. A hosting plan's conflict names the plan (`hosting_plan`).","type":"array","items":{"oneOf":[{"type":"object","additionalProperties":false,"required":["domain","client","owner"],"properties":{"domain":{"type":"string","description":"The domain (ASCII form)."},"client":{"type":"string","description":"The client the manifest gives it to."},"owner":{"type":"string","description":"Its owner on the panel: a username, or `#<id>` when the owner is not a client (an administrator)."},"subdomains":{"type":"array","items":{"type":"string"},"description":"The domain's subdomains on the panel that no change deletes: they block its delete."},"dns":{"enum":["subdomain","disabled"],"description":"The domain's `dns` cannot be managed: it is a subdomain on the panel (its records live in its parent's zone), or the panel serves no DNS for it (is_dns_disabled)."}}},{"type":"object","additionalProperties":false,"required":["domain","client","owner","dns","rule","record"],"description":"A domain's zone the manifest would leave broken (checked as it would be after apply): a CNAME at the apex (`cname_at_apex`), a CNAME beside other records at its host (`cname_beside`), two SPF records at one host (`two_spf`), an MX or NS whose target is a CNAME of the zone (`target_is_cname`). `record` is the manifest's; `other` the record it meets, the manifest's when it has `index`, else the panel's.","properties":{"domain":{"type":"string"},"client":{"type":"string"},"owner":{"type":"string"},"dns":{"const":"records"},"rule":{"enum":["cname_at_apex","cname_beside","two_spf","target_is_cname"]},"record":{"type":"object","additionalProperties":false,"required":["host","type","value","index"],"properties":{"host":{"type":"string"},"type":{"type":"string"},"value":{"type":"string"},"index":{"type":"integer","minimum":0,"description":"Its place in the domain's `dns.records` (from 0)."}}},"other":{"type":"object","additionalProperties":false,"required":["host","type","value"],"properties":{"host":{"type":"string"},"type":{"type":"string"},"value":{"type":"string"},"index":{"type":"integer","minimum":0,"description":"Its place in the domain's `dns.records` (from 0)."}}}}},{"type":"object","additionalProperties":false,"required":["mailbox","client","owner"],"properties":{"mailbox":{"type":"string","description":"The mailbox's address (ASCII form, lowercase)."},"client":{"type":"string","description":"The client the manifest lists it under."},"owner":{"type":"string","description":"The client the panel has its domain under (a username, or #<id>)."}}},{"type":"object","additionalProperties":false,"required":["database","client","reason"],"properties":{"database":{"type":"string","description":"The database's name."},"client":{"type":"string","description":"The client the manifest gives it to."},"reason":{"enum":["owner","rename"],"description":"owner: the panel has the name under another client; rename: the manifest gives it a user other than the panel's, or a user another database has."},"owner":{"type":"string","description":"Its owner on the panel (reason owner): a username, or `#<id>` when the owner is not a client; left out when the panel's record does not say."},"user":{"type":"string","description":"The user the manifest gives (reason rename)."},"panel_user":{"type":"string","description":"The user the panel holds for it (a changed user)."},"held_by":{"type":"string","description":"The database on the panel that has the user (a new database)."}}},{"type":"object","additionalProperties":false,"required":["ftp_user","client"],"properties":{"ftp_user":{"type":"string","description":"The FTP user's name."},"client":{"type":"string","description":"The client the manifest lists it under."},"owner":{"type":"string","description":"Its owner on the panel: a username, or `#<id>` when the owner is not a client; left out when the panel's record does not say."}}},{"type":"object","additionalProperties":false,"required":["hosting_plan"],"description":"A hosting plan that cannot be changed as the manifest says: clients are on it (`clients`), the client list does not say who is (`use_unknown`), or the panel's record lacks managed keys (`lacking`).","properties":{"hosting_plan":{"type":"string"},"clients":{"type":"array","items":{"type":"string"}},"use_unknown":{"const":true},"lacking":{"type":"array","items":{"type":"string"}}}}]}},"unknowns":{"title":"the unknowns","description":"Managed fields the panel shows nowhere: a client's (not in GET /clients, not in GET /clients/{id}), or a domain's setting its record in GET /domains lacks (`domain` set): neither compared nor sent.","type":"array","items":{"type":"object","additionalProperties":false,"required":["client","field"],"properties":{"mailbox":{"type":"string","description":"A mailbox's field its record in GET /emails lacks: the mailbox's address."},"database":{"type":"string","description":"A database's field its record in GET /databases lacks: the database's name."},"ftp_user":{"type":"string","description":"An FTP user's field its record in GET /ftp-users lacks: the FTP user's name."},"client":{"type":"string"},"domain":{"$ref":"#/$defs/domain"},"field":{"enum":["plan","email","suspended","language","php_version","https.lets_encrypt","https.force","https.hsts","redirect","quota","aliases","forwardings","keep_copies","catch_all","description","remote_hosts","description","home","description"]},"keys":{"description":"A domain's setting: the panel's keys that do not read (`security.hsts_preload`; the object's name when the record lacks it).","type":"array","items":{"type":"string"}}},"if":{"required":["domain"],"properties":{"domain":true}},"then":{"properties":{"field":{"$ref":"#/$defs/setting"}}},"else":{"properties":{"field":{"enum":["plan","email","suspended","language"]}}}}},"unmanaged":{"title":"what the panel has and the manifest does not list","description":"Counts; the names only when the plan was made with --show-unmanaged (they may be other customers'). The panel's system domains are never counted.","type":"object","additionalProperties":false,"required":["clients","domains"],"properties":{"clients":{"type":"integer","minimum":0},"client_names":{"type":"array","items":{"type":"string"}},"domains":{"type":["integer","null"],"minimum":0,"description":"null when the panel cannot list domains."},"domain_names":{"type":["array","null"],"items":{"type":"string"}},"hosting_plans":{"type":"integer","minimum":0,"description":"The panel's hosting plans the manifest does not list and no change deletes (prune passes over those clients are on); only when the manifest defines plans."},"hosting_plan_names":{"type":"array","items":{"type":"string"}}}},"notes":{"title":"notes","description":"Sentences about how the panel was read (a fallback, a partial list), for people.","type":"array","items":{"type":"string"}},"warnings":{"title":"warnings","description":"Warnings found beside the plan (a mass create or delete, what looks like a rename), for people.","type":"array","items":{"type":"string"}},"summary":{"title":"the summary","description":"How many changes of each action (`create`, `update`, `delete`: a client's delete is one, whatever goes with it), and how many conflicts and unknowns.","type":"object","additionalProperties":{"type":"integer","minimum":0}}},"$defs":{"username":{"title":"a valid username","type":"string","pattern":"^[a-z][a-z0-9_-]*$"},"takes":{"title":"what a delete takes, counted","description":"How many things of each other kind (`mailbox`, `database`) go with the delete, by kind, each counted for --max-deletes: of the kinds whose lists were read (a kind the panel cannot list is left out: unknown); those the panel lists without an owner are in `takes_unattributed`. A saved plan is stale once they differ.","type":"object","propertyNames":{"pattern":"^[a-z][a-z_]*$"},"additionalProperties":{"type":"integer","minimum":0}},"takesUnattributed":{"title":"what a delete may take more","description":"Of the kinds in `takes`, how many more things the panel lists without saying whose they are, by kind (only kinds with some): any of them may go with the delete, so `takes` is a least. Each counts for --max-deletes as if it went. A saved plan is stale once they differ.","type":"object","propertyNames":{"pattern":"^[a-z][a-z_]*$"},"additionalProperties":{"type":"integer","minimum":1}},"destroysData":{"const":true,"description":"What the delete takes (`takes`) holds data: mail, a database's tables."},"domain":{"title":"a lowercase ASCII domain name","type":"string","pattern":"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},"setting":{"title":"a domain setting's dotted name","enum":["php_version","https.lets_encrypt","https.force","https.hsts","redirect"]},"hsts":{"title":"HSTS on","description":"What a manifest may give (a create's `settings`, an update's `after`): max_age 0 or more.","type":"object","additionalProperties":false,"required":["max_age","include_subdomains","preload"],"properties":{"max_age":{"title":"0 or more","type":"integer","minimum":0},"include_subdomains":{"type":"boolean"},"preload":{"type":"boolean"}}},"hstsRead":{"title":"HSTS on, as the panel holds it","description":"Any max_age the panel holds (an update's `before`).","type":"object","additionalProperties":false,"required":["max_age","include_subdomains","preload"],"properties":{"max_age":{"type":"integer"},"include_subdomains":{"type":"boolean"},"preload":{"type":"boolean"}}},"redirect":{"title":"forwarding to a URL","description":"What a manifest may give (a create's `settings`, an update's `after`): status 301 or 302; `to` an absolute http(s) URL (checked when the plan is read).","type":"object","additionalProperties":false,"required":["to","status"],"properties":{"to":{"type":"string"},"status":{"title":"301 or 302","enum":[301,302]}}},"redirectRead":{"title":"forwarding to a URL, as the panel holds it","description":"Any URL and forwarding type the panel holds (an update's `before`).","type":"object","additionalProperties":false,"required":["to","status"],"properties":{"to":{"type":"string"},"status":{"type":"integer"}}},"settingValues":{"title":"settings by their dotted names","description":"In the manifest's terms: `php_version` a version or \"default\", `https.lets_encrypt` and `https.force` booleans, `https.hsts` and `redirect` false (off) or an object.","type":"object","additionalProperties":false,"minProperties":1,"properties":{"php_version":{"$ref":"#/$defs/phpVersion"},"https.lets_encrypt":{"type":"boolean"},"https.force":{"type":"boolean"},"https.hsts":{"oneOf":[{"const":false},{"$ref":"#/$defs/hsts"}]},"redirect":{"oneOf":[{"const":false},{"$ref":"#/$defs/redirect"}]}}},"settingChange":{"type":"object","additionalProperties":false,"required":["field","before","after"],"description":"A setting that differs, in the manifest's terms (see settingValues). `before` is the panel's value, whatever it holds (`true` for HSTS or forwarding on whose details do not read); `after` one a manifest may give.","properties":{"field":{"$ref":"#/$defs/setting"},"before":true,"after":true},"allOf":[{"if":{"properties":{"field":{"const":"php_version"}}},"then":{"properties":{"before":{"type":"string"},"after":{"$ref":"#/$defs/phpVersion"}}}},{"if":{"properties":{"field":{"enum":["https.lets_encrypt","https.force"]}}},"then":{"properties":{"before":{"type":"boolean"},"after":{"type":"boolean"}}}},{"if":{"properties":{"field":{"const":"https.hsts"}}},"then":{"properties":{"before":{"oneOf":[{"type":"boolean"},{"$ref":"#/$defs/hstsRead"}]},"after":{"oneOf":[{"const":false},{"$ref":"#/$defs/hsts"}]}}}},{"if":{"properties":{"field":{"const":"redirect"}}},"then":{"properties":{"before":{"oneOf":[{"type":"boolean"},{"$ref":"#/$defs/redirectRead"}]},"after":{"oneOf":[{"const":false},{"$ref":"#/$defs/redirect"}]}}}}]},"phpVersion":{"title":"a PHP version","description":"MAJOR.MINOR, or \"default\": the panel's default.","type":"string","pattern":"^([0-9]{1,3}\\.[0-9]{1,3}|default)$"},"recordOp":{"type":"object","additionalProperties":false,"required":["op","host","type","value","ttl"],"description":"One record's change: `add`, `remove` (with the TTL it has), or `update` of its TTL (`ttl_before`). Host relative to the zone (`@` its apex), type upper-case.","properties":{"op":{"enum":["add","remove","update"]},"host":{"type":"string"},"type":{"type":"string"},"value":{"type":"string"},"ttl":{"type":"integer","minimum":0},"ttl_before":{"type":"integer","minimum":0}}},"mailboxAddress":{"title":"a mailbox address in lowercase ASCII","type":"string","pattern":"^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},"mailboxValues":{"type":"object","additionalProperties":false,"description":"A mailbox's fields in the manifest's names and terms: quota in bytes (0: unlimited), aliases and forwardings as whole addresses in lowercase ASCII.","properties":{"quota":{"type":"integer","minimum":0},"aliases":{"type":"array","items":{"$ref":"#/$defs/mailboxAddress"}},"forwardings":{"type":"array","items":{"$ref":"#/$defs/mailboxAddress"}},"keep_copies":{"type":"boolean"},"catch_all":{"type":"boolean"},"description":{"type":"string"}}},"mailboxFieldChange":{"description":"One field that differs, in the manifest's names and terms (`quota` in bytes; `aliases` and `forwardings` whole lists, sorted).","oneOf":[{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"quota"},"before":{"type":"integer","minimum":0},"after":{"type":"integer","minimum":0}}},{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"aliases"},"before":{"type":"array","items":{"$ref":"#/$defs/mailboxAddress"}},"after":{"type":"array","items":{"$ref":"#/$defs/mailboxAddress"}}}},{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"forwardings"},"before":{"type":"array","items":{"$ref":"#/$defs/mailboxAddress"}},"after":{"type":"array","items":{"$ref":"#/$defs/mailboxAddress"}}}},{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"keep_copies"},"before":{"type":"boolean"},"after":{"type":"boolean"}}},{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"catch_all"},"before":{"type":"boolean"},"after":{"type":"boolean"}}},{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"description"},"before":{"type":"string"},"after":{"type":"string"}}}]},"databaseName":{"title":"a database name","type":"string","pattern":"^[a-z0-9_]{1,64}$"},"remoteHost":{"title":"a remote host in comparison form (an IP address, a CIDR network, a lowercase ASCII host name)","type":"string","minLength":1},"databaseValues":{"type":"object","additionalProperties":false,"description":"A database's fields in the manifest's names and terms: remote_hosts sorted, each once ([]: local only).","properties":{"remote_hosts":{"type":"array","items":{"$ref":"#/$defs/remoteHost"}},"description":{"type":"string"}}},"databaseFieldChange":{"description":"One field that differs, in the manifest's names and terms (`remote_hosts` whole lists, sorted).","oneOf":[{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"remote_hosts"},"before":{"type":"array","items":{"$ref":"#/$defs/remoteHost"}},"after":{"type":"array","items":{"$ref":"#/$defs/remoteHost"}}}},{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"description"},"before":{"type":"string"},"after":{"type":"string"}}}]},"ftpUserName":{"title":"an FTP user name","type":"string","pattern":"^[a-z0-9][a-z0-9._-]{0,63}$"},"ftpUserValues":{"type":"object","additionalProperties":false,"required":["home"],"description":"An FTP user's fields in the manifest's names: its home from the client's home (/www when the manifest gives none), its description.","properties":{"home":{"type":"string","pattern":"^/(www|files)(/.*)?$"},"description":{"type":"string"}}},"ftpUserFieldChange":{"oneOf":[{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"home"},"before":{"type":"string"},"after":{"type":"string"}}},{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"description"},"before":{"type":"string"},"after":{"type":"string"}}}]},"planName":{"title":"a hosting plan's name","type":"string","minLength":1},"planObjects":{"type":"object","additionalProperties":false,"description":"The plan's managed keys by object, in the panel's own names and values.","properties":{"resources":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}},"permissions":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}},"php":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}},"php_fpm":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}}}},"changeId":{"title":"a change id","type":"string","pattern":"^(client|domain|dns_zone|mailbox|database|ftp_user|hosting_plan):."},"id":{"title":"a whole number","type":"integer","minimum":1},"change":{"title":"a change","description":"One call to the panel and why. `request` is exactly what apply sends; a domain's `id_user` (and a subdomain's `id_parent_domain`) is null there until its client (its parent) is created in the same run.","type":"object","required":["id","action","type","name","reason","depends_on","request"],"properties":{"action":{"title":"\"create\", \"update\" or \"delete\"","enum":["create","update","delete"]},"type":{"title":"\"client\", \"domain\", \"dns_zone\", \"mailbox\", \"database\", \"ftp_user\" or \"hosting_plan\"","enum":["client","domain","dns_zone","mailbox","database","ftp_user","hosting_plan"]},"reason":{"type":"string","description":"Why the change is in the plan, for people."},"depends_on":{"type":"array","description":"The changes that must succeed first (listed before this one).","items":{"$ref":"#/$defs/changeId"}},"request":{"type":"object","description":"The HTTP call: method, path relative to panel_url, JSON body (null for a DELETE).","additionalProperties":false,"required":["method","path","body"],"properties":{"method":{"enum":["POST","PUT","DELETE"]},"path":{"type":"string"},"body":{"type":["object","null"]}}}},"allOf":[{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":[],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"hosting_plan":{"type":"object","description":"The hosting plan, resolved by name to its id when the plan was made; absent: the panel's default resources.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"type":["integer","null"],"minimum":1,"description":"The plan's id; null for a plan the same run creates (the change then depends on its create; the id comes from its answer)."}}},"email":{"type":"string"},"suspended":{"type":"boolean"},"language":{"type":"string"},"send_login_credentials":{"type":"boolean","description":"Whether the panel mails the new client its login (the request's `send_login_credentials`); absent in files of format 2.3 or older."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The fields that differ: the request sends only these.","items":{"type":"object","additionalProperties":false,"required":["field","before","after"],"description":"A managed field that differs, in the manifest's terms: `plan` by name (null: none), `email` (null: none), `suspended`, `language` (null: none).","properties":{"field":{"enum":["plan","email","suspended","language"]},"before":{"type":["string","boolean","null"]},"after":{"type":["string","boolean"]}}}},"hosting_plan":{"type":"object","description":"The hosting plan it moves to, when `plan` is among the fields.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"type":["integer","null"],"minimum":1,"description":"The plan's id; null for a plan the same run creates (the change then depends on its create; the id comes from its answer)."}}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","domains","domain_names"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"domains":{"type":["integer","null"],"minimum":0,"description":"How many of its domains go with it (system domains not counted): the panel deletes them with the client, and its mail, databases and files. null when the panel cannot list domains: then how many is unknown, and apply needs --allow-mass-delete."},"domain_names":{"type":["array","null"],"items":{"type":"string"},"description":"The domains that go with it, sorted (null when the panel cannot list them): a saved plan is stale once they differ."},"takes":{"$ref":"#/$defs/takes"},"takes_unattributed":{"$ref":"#/$defs/takesUnattributed"},"destroys_data":{"$ref":"#/$defs/destroysData"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["client","client_id"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number or null","description":"The owner's id when it exists already; null when it is created in the same run.","type":["integer","null"],"minimum":1},"parent":{"$ref":"#/$defs/domain"},"parent_domain":{"type":"object","description":"The domain it is a subdomain of (the nearest enclosing domain of the same client): the request's `id_parent_domain`. Absent: a top-level domain.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"$ref":"#/$defs/domain"},"id":{"type":["integer","null"],"minimum":1,"description":"The parent's id on the panel; null for a parent the same run creates (the change then depends on its create; the id comes from its answer, and the request's `id_parent_domain` is null until then)."}}},"settings":{"$ref":"#/$defs/settingValues","description":"The settings the manifest gives, sent in the same POST."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["domain_id","client","client_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"domain_id":{"title":"a whole number","$ref":"#/$defs/id"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The owner's id on the panel.","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The settings that differ. The request sends only the top-level keys they touch (`php_version`, `security`, `target`), each nested object whole: as read, with the managed keys changed.","items":{"$ref":"#/$defs/settingChange"}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["domain_id","client","client_id","subdomains"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"domain_id":{"title":"a whole number","$ref":"#/$defs/id"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"subdomains":{"type":"array","items":{"type":"string"},"description":"Its subdomains on the panel (same owner), sorted, each deleted first by this plan: a saved plan is stale once they differ."},"takes":{"$ref":"#/$defs/takes"},"takes_unattributed":{"$ref":"#/$defs/takesUnattributed"},"destroys_data":{"$ref":"#/$defs/destroysData"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"dns_zone"}}},"then":{"additionalProperties":false,"required":["client","domain_id","records","prune","keep","makes_custom","zone_digest"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"client":{"$ref":"#/$defs/username"},"domain_id":{"type":["integer","null"],"minimum":1,"description":"The domain's id; null when the domain is created in the same run (its zone is read after its POST, and the request's id and records are known after apply)."},"records":{"type":"array","items":{"$ref":"#/$defs/recordOp"},"description":"The record changes; for a new domain, its records as adds."},"prune":{"type":"boolean","description":"Unlisted records go (except `keep` matches, and the apex NS records unless the manifest lists some)."},"keep":{"type":"array","items":{"type":"string"}},"makes_custom":{"type":"boolean","description":"The zone is not custom yet: this PUT makes it custom (the panel stops regenerating its default records)."},"zone_digest":{"type":["string","null"],"pattern":"^sha256:[0-9a-f]{64}$","description":"sha256 over the zone as the plan read it (SOA, DKIM record, records); apply reads the zone again and sends nothing to it when it differs. null for a new domain."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"mailbox"}}},"then":{"additionalProperties":false,"required":["client","client_id","domain","values"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/mailboxAddress"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number or null","description":"The owner's id when it exists already; null when it is created in the same run.","type":["integer","null"],"minimum":1},"domain":{"$ref":"#/$defs/domain"},"values":{"$ref":"#/$defs/mailboxValues","description":"The fields the manifest gives, sent in the same POST (the password made here is added when it is sent, never written here)."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"mailbox"}}},"then":{"additionalProperties":false,"required":["client","mailbox_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/mailboxAddress"},"client":{"$ref":"#/$defs/username"},"mailbox_id":{"$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The fields that differ; the PUT sends only them.","items":{"$ref":"#/$defs/mailboxFieldChange"}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"mailbox"}}},"then":{"additionalProperties":false,"required":["client","mailbox_id","destroys_data"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/mailboxAddress"},"client":{"$ref":"#/$defs/username"},"mailbox_id":{"$ref":"#/$defs/id"},"destroys_data":{"const":true,"description":"A mailbox's delete destroys the mail stored in it."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"database"}}},"then":{"additionalProperties":false,"required":["client","client_id","user","values"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/databaseName"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number or null","description":"The owner's id when it exists already; null when it is created in the same run.","type":["integer","null"],"minimum":1},"user":{"title":"a database user","type":"string","pattern":"^[a-z0-9_]{1,32}$"},"values":{"$ref":"#/$defs/databaseValues","description":"The fields the manifest gives, sent in the same POST (the password made here is added when it is sent, never written here)."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"database"}}},"then":{"additionalProperties":false,"required":["client","database_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/databaseName"},"client":{"$ref":"#/$defs/username"},"database_id":{"$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The fields that differ; the PUT sends only them.","items":{"$ref":"#/$defs/databaseFieldChange"}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"database"}}},"then":{"additionalProperties":false,"required":["client","database_id","destroys_data"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/databaseName"},"client":{"$ref":"#/$defs/username"},"database_id":{"$ref":"#/$defs/id"},"destroys_data":{"const":true,"description":"A database's delete destroys the data stored in it."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"ftp_user"}}},"then":{"additionalProperties":false,"required":["client","client_id","values"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/ftpUserName"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number or null","description":"The owner's id when it exists already; null when it is created in the same run.","type":["integer","null"],"minimum":1},"values":{"$ref":"#/$defs/ftpUserValues","description":"The fields sent in the same POST (the password made here is added when it is sent, never written here)."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"ftp_user"}}},"then":{"additionalProperties":false,"required":["client","ftp_user_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/ftpUserName"},"client":{"$ref":"#/$defs/username"},"ftp_user_id":{"$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The fields that differ; the PUT sends only them.","items":{"$ref":"#/$defs/ftpUserFieldChange"}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"ftp_user"}}},"then":{"additionalProperties":false,"required":["client","ftp_user_id"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/ftpUserName"},"client":{"$ref":"#/$defs/username"},"ftp_user_id":{"$ref":"#/$defs/id"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["objects"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"objects":{"$ref":"#/$defs/planObjects"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["plan_id","fields","clients"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"plan_id":{"title":"a whole number","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The managed keys that differ (`resources.disk_space`): the request sends only the objects they touch, each whole as read with the managed keys changed.","items":{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"type":"string","pattern":"^(resources|permissions|php|php_fpm)\\.."},"before":true,"after":{"type":["number","boolean","string","null"]}}}},"clients":{"type":["integer","null"],"minimum":0,"description":"How many clients are on the plan; they keep their copied values (the panel copies a plan when it is assigned). null: the panel does not say."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["plan_id","leaving"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"plan_id":{"title":"a whole number","$ref":"#/$defs/id"},"leaving":{"type":"array","items":{"type":"string"},"description":"The clients on the plan when the plan was made that the same plan deletes or moves off (sorted): a saved plan is stale once who is on it differs."}}}}]}}};

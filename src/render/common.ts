@@ -92,7 +92,9 @@ export function goesWith(change: Change): string {
 /**
  * What a delete's counts (Kind.takes, kinds/takes.ts) say it takes of other kinds, in the table's
  * order (`3 <things>` in the kind's noun, none of a kind it takes none of; `an unknown number of
- * <things>` for a kind it takes whose list the panel could not give); undefined when it carries none.
+ * <things>` for a kind it takes whose list the panel could not give; `at least 3 <things>`, or `up
+ * to 2 <things>` when none is known to be its, where the panel lists some without an owner);
+ * undefined when it carries none.
  */
 function takenWords(change: Change): TakenWords | undefined {
   const takes = (kindOf(change) as { readonly takes?: KindTakes<Change> }).takes?.of(change);
@@ -102,6 +104,9 @@ function takenWords(change: Change): TakenWords | undefined {
     if (takenWith?.parents.includes(change.type) !== true) return [];
     const count = takes.counts[kind];
     if (count === undefined) return [`an unknown number of ${NOUNS[kind].many}`];
+    // More the panel lists without an owner may go too: the count is a least.
+    const more = takes.unattributed?.[kind] ?? 0;
+    if (more > 0) return [count === 0 ? `up to ${countOf(more, kind)}` : `at least ${countOf(count, kind)}`];
     return count === 0 ? [] : [countOf(count, kind)];
   });
   return { parts, destroysData: takes.destroysData };

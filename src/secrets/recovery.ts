@@ -133,6 +133,12 @@ export interface EarlierCreates {
   readonly lastAt: number | undefined;
   /** The pending passwords of those intents, oldest first (one per intent that carries one). */
   readonly pending: readonly Pending[];
+  /**
+   * The names of the things of its kind the journal holds any record of, for this panel (itself
+   * included): where the panel may name a thing itself, one it lists under another name is this
+   * create's only if the journal does not know it (apply/panel-named.ts).
+   */
+  readonly known?: ReadonlySet<string>;
 }
 
 /** An open create of a thing the panel does not list (yet), with what apply needs to settle it. */
@@ -267,6 +273,7 @@ export async function findLostIntents(
     else recovered.push({ ...thing, line: only.line, pending });
   }
   const unsettled: UnsettledCreate[] = [];
+  const known = knownNames(lines, panelUrl);
   for (const [key, creates] of open) {
     const thing = nameOf(key);
     if (ids.has(key) || thing === undefined) continue;
@@ -282,6 +289,7 @@ export async function findLostIntents(
         count: creates.length,
         lastAt: Number.isFinite(at) ? at : undefined,
         pending: creates.flatMap((i) => pendingOf(i.entry) ?? []),
+        known: known.get(thing.kind) ?? new Set(),
       },
     });
   }
@@ -312,6 +320,17 @@ export async function findLostIntents(
     goneResets,
     skipped: lines.filter((line): line is UnreadableLine => line.kind === 'unreadable'),
   };
+}
+
+/** The names the journal holds any record of for this panel, by kind. */
+function knownNames(lines: readonly JournalLine[], panelUrl: string): Map<string, Set<string>> {
+  const known = new Map<string, Set<string>>();
+  for (const state of passwordStates(lines).values()) {
+    if (state.panelUrl !== panelUrl) continue;
+    const names = known.get(state.kind) ?? new Set<string>();
+    known.set(state.kind, names.add(state.name));
+  }
+  return known;
 }
 
 /** The last of `intents` when every one carries the same pending password in clear; else undefined. */

@@ -119,6 +119,7 @@ describe('two creates of one client left open', () => {
       count: 2,
       lastAt: Date.parse(at),
       pending: [{ password: 'P1' }, { password: 'P2' }],
+      known: new Set(['bob']),
     });
     expect(said.map((m) => m.text)).toEqual([expect.stringContaining(`${path}:1, ${path}:2: client "bob": `)]);
     expect(await current('bob')).toEqual({ current: undefined, open: [1, 2] });

@@ -6,8 +6,8 @@
  *
  * `DATABASE_KIND_NAME` is the kind's name in the table of kinds (src/kinds/index.ts KINDS).
  */
-import { assertNever } from '../../util.js';
 import { type ChangeBase, type ChangeId, changeId, type NewIds, type PanelRequest } from '../common.js';
+import { type PasswordKindRequests, passwordKindRequest } from '../password-kind.js';
 import { databaseFieldBody, type DatabaseFieldChange, type DatabaseWants } from './fields.js';
 import { DATABASES_PATH } from './record.js';
 
@@ -117,34 +117,25 @@ export function deleteDatabase(
   };
 }
 
+/** The database's part of the requests the password kinds share (../password-kind.ts). */
+export const DATABASE_REQUESTS: PasswordKindRequests<DatabaseChange> = {
+  path: DATABASES_PATH,
+  id: (change) => change.databaseId,
+  createBody: (change) => ({
+    database_name: change.name,
+    database_username: change.user,
+    ...databaseFieldBody(change.wants),
+  }),
+  fieldBody: databaseFieldBody,
+};
+
 /**
  * The request a change becomes. A create of a database whose client the same run creates takes
  * its `id_user` from `newIds`; before apply (a preview) it is null: known after apply. An update
  * sends only the fields that differ, remote_hosts as a whole list.
  */
 export function databaseRequest(change: DatabaseChange, newIds?: NewIds): PanelRequest {
-  switch (change.action) {
-    case 'create':
-      return {
-        method: 'POST',
-        path: DATABASES_PATH,
-        body: {
-          id_user: change.clientId ?? newIds?.get(changeId('client', change.client)) ?? null,
-          database_name: change.name,
-          database_username: change.user,
-          ...databaseFieldBody(change.wants),
-        },
-      };
-    case 'update': {
-      const wants: Record<string, unknown> = {};
-      for (const { field, after } of change.fields) wants[field] = after;
-      return { method: 'PUT', path: `${DATABASES_PATH}/${change.databaseId}`, body: databaseFieldBody(wants) };
-    }
-    case 'delete':
-      return { method: 'DELETE', path: `${DATABASES_PATH}/${change.databaseId}`, body: null };
-    default:
-      return assertNever(change);
-  }
+  return passwordKindRequest(DATABASE_REQUESTS, change, newIds);
 }
 
 /**

@@ -25,6 +25,8 @@ export interface DomainChangeJson {
   readonly subdomains?: readonly string[];
   /** A delete's: what it takes of other kinds, by kind (../takes.ts); absent when none was counted. */
   readonly takes?: { readonly [kind: string]: number };
+  /** A delete's: how many more of a kind counted in `takes` the panel lists without an owner (any may go); absent when none. */
+  readonly takes_unattributed?: { readonly [kind: string]: number };
   /** A delete's: true when what it takes holds data. */
   readonly destroys_data?: boolean;
   /** A create's settings, by their dotted names. */

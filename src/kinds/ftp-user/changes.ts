@@ -6,8 +6,8 @@
  * `FTP_USER_KIND_NAME` is the kind's name in the table of kinds (src/kinds/index.ts KINDS).
  */
 import { quote } from '../../escape.js';
-import { assertNever } from '../../util.js';
 import { type ChangeBase, type ChangeId, changeId, type NewIds, type PanelRequest } from '../common.js';
+import { type PasswordKindRequests, passwordKindRequest } from '../password-kind.js';
 import { type FtpUserFieldChange, ftpUserFieldBody, type FtpUserWants } from './fields.js';
 import { DEFAULT_FTP_HOME } from './home.js';
 import { FTP_USERS_PATH } from './record.js';
@@ -155,33 +155,21 @@ export function deleteFtpUser(name: string, client: string, ftpUserId: number, r
   };
 }
 
+/** The FTP user's part of the requests the password kinds share (../password-kind.ts). */
+export const FTP_USER_REQUESTS: PasswordKindRequests<FtpUserChange> = {
+  path: FTP_USERS_PATH,
+  id: (change) => change.ftpUserId,
+  createBody: (change) => ({ username: change.name, ...ftpUserFieldBody(change.wants) }),
+  fieldBody: ftpUserFieldBody,
+};
+
 /**
  * The request a change becomes. A create of an FTP user whose client the same run creates takes
  * its `id_user` from `newIds`; before apply (a preview) it is null: known after apply. An update
  * sends only the fields that differ.
  */
 export function ftpUserRequest(change: FtpUserChange, newIds?: NewIds): PanelRequest {
-  switch (change.action) {
-    case 'create':
-      return {
-        method: 'POST',
-        path: FTP_USERS_PATH,
-        body: {
-          id_user: change.clientId ?? newIds?.get(changeId('client', change.client)) ?? null,
-          username: change.name,
-          ...ftpUserFieldBody(change.wants),
-        },
-      };
-    case 'update': {
-      const wants: Record<string, unknown> = {};
-      for (const { field, after } of change.fields) wants[field] = after;
-      return { method: 'PUT', path: `${FTP_USERS_PATH}/${change.ftpUserId}`, body: ftpUserFieldBody(wants) };
-    }
-    case 'delete':
-      return { method: 'DELETE', path: `${FTP_USERS_PATH}/${change.ftpUserId}`, body: null };
-    default:
-      return assertNever(change);
-  }
+  return passwordKindRequest(FTP_USER_REQUESTS, change, newIds);
 }
 
 /**

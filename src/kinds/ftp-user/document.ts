@@ -3,14 +3,13 @@
  * fields in the manifest's names), with the check a change read back must pass: its request sends
  * what the change says. No password is ever in it. Pure.
  */
-import { assertNever, canonical, isRecord } from '../../util.js';
 import type { ChangeBase } from '../common.js';
+import { passwordKindFromJson, passwordKindToJson, type PasswordKindShape, requestProblem } from '../password-kind.js';
 import {
   FTP_USER_KIND_NAME,
+  FTP_USER_REQUESTS,
   type FtpUserChange,
-  ftpUserChangeId,
   type FtpUserCreateValues,
-  type FtpUserKindName,
   ftpUserRequest,
 } from './changes.js';
 import type { FtpUserFieldChange } from './fields.js';
@@ -27,18 +26,20 @@ export interface FtpUserChangeJson {
   readonly request?: unknown;
 }
 
+/** The FTP user's part of the plan document the password kinds share (../password-kind.ts). */
+const FTP_USER_DOCUMENT: PasswordKindShape<FtpUserChange, FtpUserChangeJson> = {
+  ...FTP_USER_REQUESTS,
+  type: FTP_USER_KIND_NAME,
+  idKey: 'ftp_user_id',
+  withId: (ftpUserId) => ({ ftpUserId }),
+  destroysData: false,
+  createJson: () => ({}),
+  createFromJson: (item) => ({ wants: item.values ?? { home: DEFAULT_FTP_HOME } }),
+};
+
 /** What an FTP user's change adds to the common fields, in the document's order. */
 export function ftpUserToJson(change: FtpUserChange): Record<string, unknown> {
-  switch (change.action) {
-    case 'create':
-      return { client: change.client, client_id: change.clientId, values: change.wants };
-    case 'update':
-      return { client: change.client, ftp_user_id: change.ftpUserId, fields: change.fields };
-    case 'delete':
-      return { client: change.client, ftp_user_id: change.ftpUserId };
-    default:
-      return assertNever(change);
-  }
+  return passwordKindToJson(FTP_USER_DOCUMENT, change);
 }
 
 /** An FTP user's change read back (the schema requires each action's fields; the fallbacks are never used). */
@@ -46,27 +47,7 @@ export function ftpUserFromJson(
   item: FtpUserChangeJson,
   base: Pick<ChangeBase, 'name' | 'reason' | 'dependsOn'>,
 ): FtpUserChange {
-  const common = {
-    ...base,
-    id: ftpUserChangeId(base.name),
-    type: FTP_USER_KIND_NAME as FtpUserKindName,
-    client: item.client ?? '',
-  };
-  switch (item.action) {
-    case 'create':
-      return {
-        ...common,
-        action: 'create',
-        clientId: item.client_id ?? null,
-        wants: item.values ?? { home: DEFAULT_FTP_HOME },
-      };
-    case 'update':
-      return { ...common, action: 'update', ftpUserId: item.ftp_user_id ?? 0, fields: item.fields ?? [] };
-    case 'delete':
-      return { ...common, action: 'delete', ftpUserId: item.ftp_user_id ?? 0 };
-    default:
-      return assertNever(item.action);
-  }
+  return passwordKindFromJson(FTP_USER_DOCUMENT, item, base);
 }
 
 /**
@@ -75,13 +56,6 @@ export function ftpUserFromJson(
  * created in the same run).
  */
 export function ftpUserProblems(change: FtpUserChange, item: FtpUserChangeJson, path: string): string[] {
-  const sent = isRecord(item.request) ? item.request : {};
-  const made = ftpUserRequest(change);
-  const body = (value: unknown): string => {
-    if (!isRecord(value)) return canonical(value);
-    return canonical(Object.fromEntries(Object.entries(value).filter(([key]) => key !== 'id_user')));
-  };
-  return sent.method !== made.method || sent.path !== made.path || body(sent.body) !== body(made.body)
-    ? [`${path}.request: is not the request the change makes: the file was edited`]
-    : [];
+  const problem = requestProblem(item, ftpUserRequest(change), path);
+  return problem === undefined ? [] : [problem];
 }

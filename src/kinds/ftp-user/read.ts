@@ -7,6 +7,7 @@
 import { quote } from '../../escape.js';
 import type { JsonObject } from '../../util.js';
 import type { PanelReader } from '../apply.js';
+import type { PanelRequest } from '../common.js';
 import { findById, ID_HINT, type KindRead, notAsked, type PanelListReader, unique } from '../read.js';
 import { FTP_USERS_PATH, type LiveFtpUser, parseFtpUserRecord } from './record.js';
 
@@ -111,6 +112,17 @@ export function findFtpUserById(
  */
 export async function ftpUserNameOf(panel: PanelReader, id: number): Promise<string | undefined> {
   return checkedRecord(panel, id, await panel.get(`${FTP_USERS_PATH}/${id}`)).name;
+}
+
+/**
+ * The FTP users a create (`request`, its body's `id_user`) may have made under a name of the
+ * panel's (KindSecret.panelNaming): GET /ftp-users, those of its client and those whose record
+ * does not say whose they are (lowercase names, in the panel's order).
+ */
+export async function ftpUserCandidates(panel: PanelListReader, request: PanelRequest): Promise<readonly string[]> {
+  const owner = request.body?.id_user;
+  const records = await panel.list(FTP_USERS_PATH, parseFtpUserRecord);
+  return records.filter((u) => u.idUser === undefined || u.idUser === owner).map((u) => u.name);
 }
 
 /** The record GET /ftp-users/{id} answered, parsed; one with another id is a contract error. */

@@ -7,7 +7,7 @@
 import type { PanelRequest } from '../common.js';
 import type { PanelNaming } from '../kind.js';
 import { panelNamedFtpUser } from './changes.js';
-import { ftpUserNameOf } from './read.js';
+import { ftpUserCandidates, ftpUserNameOf } from './read.js';
 import { FTP_USER_NAME_PATTERN, FTP_USER_NAME_RULE } from './manifest.js';
 import { FTP_USERS_PATH } from './record.js';
 
@@ -40,6 +40,11 @@ export function ftpUserSecretName(input: string): { readonly name: string } | { 
  * A panel whose "custom FTP usernames" setting is off names each new FTP user itself
  * (`<client>_ftp<N>`): the one write-ahead create reads the user it created back by its id, and
  * when the panel's name is not the one sent, records the password under the panel's name and
- * fails the create naming both, with what to do (changes.ts panelNamedFtpUser).
+ * fails the create naming both, with what to do (changes.ts panelNamedFtpUser). A later apply
+ * that finds such a create left open asks for the client's FTP users (read.ts ftpUserCandidates).
  */
-export const FTP_USER_PANEL_NAMING: PanelNaming = { nameOf: ftpUserNameOf, renamed: panelNamedFtpUser };
+export const FTP_USER_PANEL_NAMING: PanelNaming = {
+  nameOf: ftpUserNameOf,
+  renamed: panelNamedFtpUser,
+  candidates: ftpUserCandidates,
+};

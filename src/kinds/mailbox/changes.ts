@@ -6,8 +6,8 @@
  * `MAILBOX_KIND_NAME` is the kind's name in the table of kinds (src/kinds/index.ts KINDS): the
  * changes join the `Change` union through the table's entry (./kind.ts).
  */
-import { assertNever } from '../../util.js';
 import { type ChangeBase, type ChangeId, changeId, type NewIds, type PanelRequest } from '../common.js';
+import { type PasswordKindRequests, passwordKindRequest } from '../password-kind.js';
 import { fieldBody, type MailboxFieldChange, type MailboxWants } from './fields.js';
 import { MAILBOXES_PATH } from './record.js';
 
@@ -123,31 +123,19 @@ export function deleteMailbox(address: string, client: string, mailboxId: number
   };
 }
 
+/** The mailbox's part of the requests the password kinds share (../password-kind.ts). */
+export const MAILBOX_REQUESTS: PasswordKindRequests<MailboxChange> = {
+  path: MAILBOXES_PATH,
+  id: (change) => change.mailboxId,
+  createBody: (change) => ({ email: change.name, ...fieldBody(change.wants) }),
+  fieldBody,
+};
+
 /**
  * The request a change becomes. A create of a mailbox whose client the same run creates takes its
  * `id_user` from `newIds`; before apply (a preview) it is null: known after apply. An update
  * sends only the fields that differ, aliases and forwardings as whole lists.
  */
 export function mailboxRequest(change: MailboxChange, newIds?: NewIds): PanelRequest {
-  switch (change.action) {
-    case 'create':
-      return {
-        method: 'POST',
-        path: MAILBOXES_PATH,
-        body: {
-          id_user: change.clientId ?? newIds?.get(changeId('client', change.client)) ?? null,
-          email: change.name,
-          ...fieldBody(change.wants),
-        },
-      };
-    case 'update': {
-      const wants: Record<string, unknown> = {};
-      for (const { field, after } of change.fields) wants[field] = after;
-      return { method: 'PUT', path: `${MAILBOXES_PATH}/${change.mailboxId}`, body: fieldBody(wants) };
-    }
-    case 'delete':
-      return { method: 'DELETE', path: `${MAILBOXES_PATH}/${change.mailboxId}`, body: null };
-    default:
-      return assertNever(change);
-  }
+  return passwordKindRequest(MAILBOX_REQUESTS, change, newIds);
 }

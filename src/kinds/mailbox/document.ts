@@ -3,16 +3,10 @@
  * `client`, its fields in the manifest's names), with the checks a change read back must pass:
  * its request sends what the change says. No password is ever in it. Pure.
  */
-import { assertNever, canonical, isRecord } from '../../util.js';
 import type { ChangeBase } from '../common.js';
+import { passwordKindFromJson, passwordKindToJson, type PasswordKindShape, requestProblem } from '../password-kind.js';
 import { domainOf } from './address.js';
-import {
-  mailboxChangeId,
-  MAILBOX_KIND_NAME,
-  type MailboxChange,
-  type MailboxKindName,
-  mailboxRequest,
-} from './changes.js';
+import { MAILBOX_KIND_NAME, MAILBOX_REQUESTS, type MailboxChange, mailboxRequest } from './changes.js';
 import type { MailboxFieldChange, MailboxWants } from './fields.js';
 
 /** A mailbox's change as the plan document holds it, beside the common fields; the schema checked it. */
@@ -28,18 +22,20 @@ export interface MailboxChangeJson {
   readonly request?: unknown;
 }
 
+/** The mailbox's part of the plan document the password kinds share (../password-kind.ts). */
+const MAILBOX_DOCUMENT: PasswordKindShape<MailboxChange, MailboxChangeJson> = {
+  ...MAILBOX_REQUESTS,
+  type: MAILBOX_KIND_NAME,
+  idKey: 'mailbox_id',
+  withId: (mailboxId) => ({ mailboxId }),
+  destroysData: true,
+  createJson: (change) => ({ domain: change.domain }),
+  createFromJson: (item, name) => ({ domain: item.domain ?? domainOf(name), wants: item.values ?? {} }),
+};
+
 /** What a mailbox's change adds to the common fields, in the document's order. */
 export function mailboxToJson(change: MailboxChange): Record<string, unknown> {
-  switch (change.action) {
-    case 'create':
-      return { client: change.client, client_id: change.clientId, domain: change.domain, values: change.wants };
-    case 'update':
-      return { client: change.client, mailbox_id: change.mailboxId, fields: change.fields };
-    case 'delete':
-      return { client: change.client, mailbox_id: change.mailboxId, destroys_data: change.destroysData };
-    default:
-      return assertNever(change);
-  }
+  return passwordKindToJson(MAILBOX_DOCUMENT, change);
 }
 
 /** A mailbox's change read back (the schema requires each action's fields; the fallbacks are never used). */
@@ -47,28 +43,7 @@ export function mailboxFromJson(
   item: MailboxChangeJson,
   base: Pick<ChangeBase, 'name' | 'reason' | 'dependsOn'>,
 ): MailboxChange {
-  const common = {
-    ...base,
-    id: mailboxChangeId(base.name),
-    type: MAILBOX_KIND_NAME as MailboxKindName,
-    client: item.client ?? '',
-  };
-  switch (item.action) {
-    case 'create':
-      return {
-        ...common,
-        action: 'create',
-        clientId: item.client_id ?? null,
-        domain: item.domain ?? domainOf(base.name),
-        wants: item.values ?? {},
-      };
-    case 'update':
-      return { ...common, action: 'update', mailboxId: item.mailbox_id ?? 0, fields: item.fields ?? [] };
-    case 'delete':
-      return { ...common, action: 'delete', mailboxId: item.mailbox_id ?? 0, destroysData: true };
-    default:
-      return assertNever(item.action);
-  }
+  return passwordKindFromJson(MAILBOX_DOCUMENT, item, base);
 }
 
 /**
@@ -80,13 +55,7 @@ export function mailboxProblems(change: MailboxChange, item: MailboxChangeJson, 
   const problems: string[] = [];
   if (change.action === 'create' && change.domain !== domainOf(change.name))
     problems.push(`${path}.domain: is not the domain of ${change.name}: the file was edited`);
-  const sent = isRecord(item.request) ? item.request : {};
-  const made = mailboxRequest(change);
-  const body = (value: unknown): string => {
-    if (!isRecord(value)) return canonical(value);
-    return canonical(Object.fromEntries(Object.entries(value).filter(([key]) => key !== 'id_user')));
-  };
-  if (sent.method !== made.method || sent.path !== made.path || body(sent.body) !== body(made.body))
-    problems.push(`${path}.request: is not the request the change makes: the file was edited`);
+  const problem = requestProblem(item, mailboxRequest(change), path);
+  if (problem !== undefined) problems.push(problem);
   return problems;
 }

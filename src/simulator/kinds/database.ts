@@ -39,6 +39,7 @@ import {
 } from './database-records.js';
 import { hashPassword } from './mailbox-records.js';
 import type { Refusal } from './mailbox-requests.js';
+import { type PasswordUpdate, updatedWithPassword } from './password-update.js';
 
 /** A body's fields, their shapes checked; absent ones were not given. */
 interface DatabaseFields {
@@ -133,25 +134,33 @@ function created(store: SimStore, body: Record<string, unknown>): Answer {
   return { status: 201, json: { id: added.id }, mutated: true };
 }
 
+/** PUT /databases/{id}: its description and remote hosts; its name, user and client never change. */
+const DATABASE_UPDATE: PasswordUpdate<SimDatabase, DatabaseFields> = {
+  notFound: 'The requested database was not found.',
+  get: (store, id) => store.databases.get(id),
+  fieldsOf: (body) => fieldsOf(body, false),
+  fixed: (fields, before) =>
+    fields.name !== undefined && fields.name !== before.database_name
+      ? 'The name of a database cannot be changed.'
+      : fields.user !== undefined && fields.user !== before.database_username
+        ? 'The user of a database cannot be changed.'
+        : fields.idUser !== undefined && fields.idUser !== before.id_user
+          ? 'A database cannot be moved to another client.'
+          : undefined,
+  save: (store, before, fields) => {
+    store.set('databases', {
+      ...before,
+      ...(fields.description === undefined ? {} : { description: fields.description }),
+      ...(fields.remoteHosts === undefined ? {} : { remote_hosts: fields.remoteHosts }),
+    });
+  },
+  savePassword: (store, id, hash) => {
+    store.set('databasePasswords', { id, hash });
+  },
+};
+
 function updated(store: SimStore, id: number, body: unknown): Answer {
-  const before = store.databases.get(id);
-  if (before === undefined) return error(404, 'The requested database was not found.');
-  if (!isRecord(body)) return error(400, 'The request body must be a JSON object.');
-  const fields = fieldsOf(body, false);
-  if ('status' in fields) return error(fields.status, fields.message);
-  if (fields.name !== undefined && fields.name !== before.database_name)
-    return error(400, 'The name of a database cannot be changed.');
-  if (fields.user !== undefined && fields.user !== before.database_username)
-    return error(400, 'The user of a database cannot be changed.');
-  if (fields.idUser !== undefined && fields.idUser !== before.id_user)
-    return error(400, 'A database cannot be moved to another client.');
-  store.set('databases', {
-    ...before,
-    ...(fields.description === undefined ? {} : { description: fields.description }),
-    ...(fields.remoteHosts === undefined ? {} : { remote_hosts: fields.remoteHosts }),
-  });
-  if (fields.password !== undefined) store.set('databasePasswords', { id, hash: hashPassword(fields.password) });
-  return { status: 200, json: { id }, mutated: true };
+  return updatedWithPassword(DATABASE_UPDATE, store, id, body);
 }
 
 const SEED_KEYS = ['name', 'database_username', 'password', 'description', 'remote_hosts', 'size'];

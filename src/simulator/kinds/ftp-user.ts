@@ -34,6 +34,7 @@ import { collection } from './collection.js';
 import { FTP_USERNAME, readHome, type SimFtpUser, type SimulatorSeedFtpUser } from './ftp-user-records.js';
 import { hashPassword } from './mailbox-records.js';
 import type { Refusal } from './mailbox-requests.js';
+import { type PasswordUpdate, updatedWithPassword } from './password-update.js';
 
 /** A body's fields, their shapes checked; absent ones were not given. */
 interface FtpUserFields {
@@ -112,23 +113,31 @@ function addFtpUser(store: SimStore, fields: FtpUserFields, custom: boolean): Si
   return record;
 }
 
+/** PUT /ftp-users/{id}: its description and home; its username and client never change. */
+const FTP_USER_UPDATE: PasswordUpdate<SimFtpUser, FtpUserFields> = {
+  notFound: 'The requested FTP user was not found.',
+  get: (store, id) => store.ftpUsers.get(id),
+  fieldsOf: (body) => fieldsOf(body, false),
+  fixed: (fields, before) =>
+    fields.username !== undefined && fields.username !== before.username
+      ? 'The username of an FTP user cannot be changed.'
+      : fields.idUser !== undefined && fields.idUser !== before.id_user
+        ? 'An FTP user cannot be moved to another client.'
+        : undefined,
+  save: (store, before, fields) => {
+    store.set('ftpUsers', {
+      ...before,
+      ...(fields.description === undefined ? {} : { description: fields.description }),
+      ...(fields.home === undefined ? {} : { home_directory: fields.home }),
+    });
+  },
+  savePassword: (store, id, hash) => {
+    store.set('ftpUserPasswords', { id, hash });
+  },
+};
+
 function updated(store: SimStore, id: number, body: unknown): Answer {
-  const before = store.ftpUsers.get(id);
-  if (before === undefined) return error(404, 'The requested FTP user was not found.');
-  if (!isRecord(body)) return error(400, 'The request body must be a JSON object.');
-  const fields = fieldsOf(body, false);
-  if ('status' in fields) return error(fields.status, fields.message);
-  if (fields.username !== undefined && fields.username !== before.username)
-    return error(400, 'The username of an FTP user cannot be changed.');
-  if (fields.idUser !== undefined && fields.idUser !== before.id_user)
-    return error(400, 'An FTP user cannot be moved to another client.');
-  store.set('ftpUsers', {
-    ...before,
-    ...(fields.description === undefined ? {} : { description: fields.description }),
-    ...(fields.home === undefined ? {} : { home_directory: fields.home }),
-  });
-  if (fields.password !== undefined) store.set('ftpUserPasswords', { id, hash: hashPassword(fields.password) });
-  return { status: 200, json: { id }, mutated: true };
+  return updatedWithPassword(FTP_USER_UPDATE, store, id, body);
 }
 
 const SEED_KEYS = ['name', 'home_directory', 'password', 'description'];
