@@ -36,8 +36,9 @@ type DomainAnswer = { readonly name: string } | { readonly problem: string };
 
 /**
  * The names read so far and their answers. The same name comes many times in a run (a domain item
- * and the items listed under it, the panel's record of the domain, each of its mailboxes' records
- * and their `_utf8` twins), and reading one (NFKC, IDNA, the checks) costs far more than a look-up.
+ * and the items listed under it, the panel's record of the domain, the addresses on it in other
+ * records and their `_utf8` twins), and reading one (NFKC, IDNA, the checks) costs far more than a
+ * look-up.
  * Bounded: emptied when full, so a run over any number of names holds at most this many.
  */
 const answers = new Map<string, DomainAnswer>();
