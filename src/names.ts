@@ -27,18 +27,42 @@ const ADDRESS = 'is an IP address or a number, not a domain name: write a name l
  * rules are checked on the name as IDNA maps it (NFKC, those full stops as dots) and again on
  * the ASCII result, so no spelling that maps to a refused name gets through.
  */
-export function normalizeDomain(input: string): { name: string } | { problem: string } {
-  // The same name comes many times in a row (the items listed under one domain, a record's name and
-  // its `_utf8` twin): the last answer is kept, and handed out as a copy.
-  if (input !== lastDomain.input) lastDomain = { input, answer: readDomain(input) };
-  return { ...lastDomain.answer };
+export function normalizeDomain(input: string): DomainAnswer {
+  return answerOf(input);
 }
 
-/** The last name normalizeDomain read, and its answer. */
-let lastDomain: { input: string | undefined; answer: { name: string } | { problem: string } } = {
-  input: undefined,
-  answer: { problem: '' },
-};
+/** What normalizeDomain answers: one object per name read, frozen, shared by every caller. */
+type DomainAnswer = { readonly name: string } | { readonly problem: string };
+
+/**
+ * The names read so far and their answers. The same name comes many times in a run (a domain item
+ * and the items listed under it, the panel's record of the domain, the addresses on it in other
+ * records and their `_utf8` twins), and reading one (NFKC, IDNA, the checks) costs far more than a
+ * look-up.
+ * Bounded: emptied when full, so a run over any number of names holds at most this many.
+ */
+const answers = new Map<string, DomainAnswer>();
+const MAX_ANSWERS = 8192;
+
+function answerOf(input: string): DomainAnswer {
+  let answer = answers.get(input);
+  if (answer === undefined) {
+    if (answers.size >= MAX_ANSWERS) answers.clear();
+    answer = Object.freeze(readDomain(input));
+    answers.set(input, answer);
+  }
+  return answer;
+}
+
+/**
+ * Whether `name` is a domain in comparison form already: normalizeDomain gives it back as it is.
+ * For readers that take most names as the panel sends them (lowercase ASCII), without a copy of
+ * the answer; it shares normalizeDomain's memory of the last name.
+ */
+export function isNormalDomain(name: string): boolean {
+  const answer = answerOf(name);
+  return 'name' in answer && answer.name === name;
+}
 
 function readDomain(input: string): { name: string } | { problem: string } {
   const trimmed = input.trim();

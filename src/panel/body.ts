@@ -1,7 +1,7 @@
 import { promisify } from 'node:util';
 import { brotliDecompress, gunzip, inflate, inflateRaw } from 'node:zlib';
 import { ProvisionError } from '../errors.js';
-import { ListScanner, type ListRead } from './list-stream.js';
+import { ListScanner, type ListRead, readWholeList, WHOLE_LIST_BYTES } from './list-stream.js';
 
 const decoders: Readonly<Record<string, (data: Buffer, options: { maxOutputLength: number }) => Promise<Buffer>>> = {
   gzip: promisify(gunzip),
@@ -30,9 +30,13 @@ export async function readAnswer(
 }
 
 /**
- * A list answer, bounded as readAnswer's, read element by element as it arrives (see
- * list-stream.ts): an uncompressed body is never held whole; a compressed one is decoded whole
- * first (as bytes only), then read the same way.
+ * A list answer, bounded as readAnswer's, read element by element as it arrives (ListScanner):
+ * an uncompressed body is never held whole; a compressed one is decoded whole first (as bytes
+ * only), then read the same way. A small answer is read whole instead (list-stream.ts
+ * readWholeList: one JSON.parse, with the same result on every body): one whose length the
+ * panel declares (`declaredBytes`, its Content-Length) and a compressed one, each when no larger
+ * than `wholeBytes`; past that bound (a declared length that was not the truth) the bytes so far
+ * go to the scanner and the rest streams.
  */
 export async function readListAnswer<T>(
   body: AnswerBody,
@@ -40,14 +44,40 @@ export async function readListAnswer<T>(
   maxBytes: number,
   where: string,
   item: (value: unknown, index: number) => T,
+  declaredBytes?: number,
+  wholeBytes: number = WHOLE_LIST_BYTES,
 ): Promise<ListRead<T>> {
-  const scanner = new ListScanner(item);
   if (coded(encoding)) {
-    scanner.write(await readBytes(body, encoding, maxBytes, where));
+    const bytes = await readBytes(body, encoding, maxBytes, where);
+    if (bytes.length <= wholeBytes) return readWholeList(bytes, item);
+    const scanner = new ListScanner(item);
+    scanner.write(bytes);
     return scanner.end();
   }
-  for await (const chunk of bounded(body, maxBytes, where)) scanner.write(chunk);
-  return scanner.end();
+  // Held while the answer may be read whole, then handed to the scanner with the rest.
+  const held: Uint8Array[] = [];
+  let heldBytes = 0;
+  let scanner: ListScanner<T> | undefined =
+    declaredBytes !== undefined && declaredBytes <= wholeBytes ? undefined : new ListScanner(item);
+  for await (const chunk of bounded(body, maxBytes, where)) {
+    if (scanner !== undefined) {
+      scanner.write(chunk);
+      continue;
+    }
+    held.push(chunk);
+    heldBytes += chunk.length;
+    if (heldBytes <= wholeBytes) continue;
+    scanner = new ListScanner(item);
+    for (const piece of held) scanner.write(piece);
+    held.length = 0;
+  }
+  if (scanner !== undefined) return scanner.end();
+  return readWholeList(held.length === 1 ? (held[0] as Uint8Array) : Buffer.concat(held, heldBytes), item);
+}
+
+/** A Content-Length header's bytes; undefined when there is none or it is not a plain count. */
+export function declaredLength(value: string | undefined): number | undefined {
+  return value !== undefined && /^\s*\d{1,15}\s*$/.test(value) ? Number(value) : undefined;
 }
 
 /** The body's chunks as they arrive; past `maxBytes` in all, the body is dropped and that is an error. */

@@ -2,7 +2,7 @@ import type { Dispatcher } from 'undici';
 import { ProvisionError } from '../errors.js';
 import { VERSION } from '../version.js';
 import { DEADLINE_CODE, markAfterUnanswered, notSentAgain, PanelHttpError, unreachableError } from './errors.js';
-import { readAnswer, readListAnswer } from './body.js';
+import { declaredLength, readAnswer, readListAnswer } from './body.js';
 import { StreamedList, type ListAnswer, type ListItem, type ListRead } from './list-stream.js';
 import { checkApiKey } from './key.js';
 import { BODY_TIMEOUT_MS, CONNECT_TIMEOUT_MS, DEFAULT_MAX_ANSWER_MB, HEADERS_TIMEOUT_MS } from './limits.js';
@@ -299,7 +299,14 @@ export class PanelClient {
         status < 300 &&
         status !== 204 &&
         !/html/i.test(header(headers, 'content-type') ?? '')
-          ? await readListAnswer(response.body, encoding, this.maxAnswerBytes, `${method} ${path}`, list)
+          ? await readListAnswer(
+              response.body,
+              encoding,
+              this.maxAnswerBytes,
+              `${method} ${path}`,
+              list,
+              declaredLength(header(headers, 'content-length')),
+            )
           : {
               kind: 'text',
               text: await readAnswer(response.body, encoding, this.maxAnswerBytes, `${method} ${path}`),

@@ -88,11 +88,15 @@ export class SectionWalk {
       }
       const pruned = this.prune.sections?.[name] === true;
       if (!listed && !pruned) continue;
+      const liveDomainsOf = (): readonly string[] => (clientId === null ? [] : this.liveDomainsOf(clientId));
       this.add(
         section.unlisted(listed ? (wanted as never[]) : undefined, this.indexOf(kind), {
           client: client.username,
           clientId,
-          liveDomains: clientId === null ? [] : this.liveDomainsOf(clientId),
+          // Found only when a section asks (most ask only to prune): a sort and a filter per client saved.
+          get liveDomains() {
+            return liveDomainsOf();
+          },
           domainDeleted,
           prune: pruned,
           keep: this.prune.keep,

@@ -2,11 +2,14 @@
  * The list scanner (src/panel/list-stream.ts) reads a list answer element by element; it must
  * agree with JSON.parse of the whole decoded body on every input, however the bytes are cut
  * into chunks: the same records for an array, "not JSON" exactly when JSON.parse refuses, and
- * the whole text (for the caller to read as before) when the body is not an array.
+ * the whole text (for the caller to read as before) when the body is not an array. The whole
+ * read of a small answer (readWholeList) must give the same on every input, and readListAnswer
+ * the same on either side of its bound.
  */
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { ListScanner, type ListRead } from '../../src/panel/list-stream.js';
+import { readListAnswer } from '../../src/panel/body.js';
+import { ListScanner, type ListRead, readWholeList } from '../../src/panel/list-stream.js';
 
 /** The scanner's reading of `bytes` cut at `cuts` (offsets), each element through `item`. */
 function scan(
@@ -69,6 +72,7 @@ describe('the list scanner agrees with JSON.parse of the whole body', () => {
         arrays.chain((text) => fc.tuple(fc.constant(utf8(text)), cuts(utf8(text).length))),
         ([bytes, at]) => {
           expect(scan(bytes, at)).toEqual(whole(bytes));
+          expect(readWholeList(bytes, (value) => value)).toEqual(whole(bytes));
         },
       ),
       { numRuns: 400 },
@@ -83,6 +87,7 @@ describe('the list scanner agrees with JSON.parse of the whole body', () => {
           .chain((text) => fc.tuple(fc.constant(utf8(text)), cuts(utf8(text).length))),
         ([bytes, at]) => {
           expect(scan(bytes, at)).toEqual(whole(bytes));
+          expect(readWholeList(bytes, (value) => value)).toEqual(whole(bytes));
         },
       ),
       { numRuns: 1500 },
@@ -103,6 +108,7 @@ describe('the list scanner agrees with JSON.parse of the whole body', () => {
         fc.oneof(bytes, listy).chain((b) => fc.tuple(fc.constant(b), cuts(b.length))),
         ([b, at]) => {
           expect(scan(b, at)).toEqual(whole(b));
+          expect(readWholeList(b, (value) => value)).toEqual(whole(b));
         },
       ),
       { numRuns: 1500 },
@@ -127,6 +133,7 @@ describe('the list scanner agrees with JSON.parse of the whole body', () => {
   ])('%j', (text, expected) => {
     expect(scan(utf8(text))).toEqual(expected);
     expect(scan(utf8(text), [...utf8(text).keys()])).toEqual(expected);
+    expect(readWholeList(utf8(text), (value) => value)).toEqual(expected);
   });
 });
 
@@ -148,5 +155,50 @@ describe('records made one by one', () => {
       throw new Error('bad');
     });
     expect(read).toEqual({ kind: 'not-json' });
+  });
+});
+
+describe('a small answer read whole (readWholeList) as the scanner reads it', () => {
+  test('each element through `item` with its index; the first throw kept, the rest only counted', () => {
+    const seen: number[] = [];
+    const bad = new Error('record [1] is bad');
+    const read = readWholeList(utf8('[{"id":1},{"id":0},{"id":3}]'), (value, index) => {
+      seen.push(index);
+      if ((value as { id: number }).id === 0) throw bad;
+      return index;
+    });
+    expect(read).toEqual({ kind: 'items', items: [], count: 3, error: { thrown: bad } });
+    expect(seen).toEqual([0, 1]);
+  });
+
+  test('a body that is not JSON further on is "not JSON", not the bad record before it', () => {
+    const read = readWholeList(utf8('[{"id":0},{"id":'), () => {
+      throw new Error('bad');
+    });
+    expect(read).toEqual({ kind: 'not-json' });
+  });
+
+  test('readListAnswer reads a declared small answer whole up to its bound, element by element past it, alike', async () => {
+    const chunked = (bytes: Uint8Array, cutAt: readonly number[]): AsyncIterable<Uint8Array> => ({
+      async *[Symbol.asyncIterator]() {
+        let from = 0;
+        for (const cut of [...cutAt, bytes.length]) {
+          yield await Promise.resolve(bytes.subarray(from, cut));
+          from = cut;
+        }
+      },
+    });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(arrays, edited).chain((text) => fc.tuple(fc.constant(utf8(text)), cuts(utf8(text).length))),
+        fc.nat({ max: 64 }),
+        async ([bytes, at], bound) => {
+          const sorted = [...new Set(at)].filter((c) => c > 0 && c < bytes.length).sort((a, b) => a - b);
+          const read = await readListAnswer(chunked(bytes, sorted), undefined, 1 << 20, 'GET /x', (v) => v, 0, bound);
+          expect(read).toEqual(whole(bytes));
+        },
+      ),
+      { numRuns: 500 },
+    );
   });
 });

@@ -5,7 +5,7 @@
  */
 import { domainToUnicode } from 'node:url';
 import { quote, safeText } from '../../escape.js';
-import { globMatcher, normalizeDomain } from '../../names.js';
+import { globMatcher, isNormalDomain, normalizeDomain } from '../../names.js';
 import { compare } from '../../util.js';
 
 /** An address in comparison form, and its two parts. */
@@ -69,6 +69,30 @@ export function normalizeAddress(input: string): Address | { readonly problem: s
   const address = `${local.local}@${domain.name}`;
   if (address.length > ADDRESS_MAX) return { problem: `is longer than ${ADDRESS_MAX} characters` };
   return { address, local: local.local, domain: domain.name };
+}
+
+/**
+ * The address of local part `local` (in comparison form) on `domain`, as normalizeAddress of
+ * `local@domain` gives it: without its steps when the domain is in comparison form already (a
+ * domain item's name), which holds for every item of a `mailboxes` list.
+ */
+export function addressOn(local: string, domain: string): Address | { readonly problem: string } {
+  const address = `${local}@${domain}`;
+  const plain = local.length <= LOCAL_MAX && address.length <= ADDRESS_MAX && LOCAL_PART.test(local);
+  if (plain && isNormalDomain(domain)) return { address, local, domain };
+  return normalizeAddress(address);
+}
+
+/**
+ * Whether `input` is an address in comparison form already (normalizeAddress gives it back as it
+ * is), checked without building the answer: a lowercase dot-atom local part, one "@", a domain
+ * in comparison form (names.ts isNormalDomain). The panel sends most addresses so.
+ */
+export function isNormalAddress(input: string): boolean {
+  const at = input.indexOf('@');
+  if (at <= 0 || at > LOCAL_MAX || input.length > ADDRESS_MAX) return false;
+  // The local part's pattern holds no "@" and no space, and only lowercase letters: it is its own comparison form.
+  return LOCAL_PART.test(input.slice(0, at)) && isNormalDomain(input.slice(at + 1));
 }
 
 /**

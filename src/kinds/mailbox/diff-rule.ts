@@ -51,12 +51,23 @@ export function diffMailbox(
       }),
       unknowns: [],
     };
+  // A mailbox named only (no managed field): nothing to compare, nothing allocated.
+  if (isEmpty(want.wants)) return NOTHING;
   const unknowns: MailboxField[] = [];
   const fields = fieldChanges(want.wants, live, (field) => unknowns.push(field));
   return {
     change: fields.length === 0 ? undefined : updateMailbox(want.address, view.client, live.id, fields),
     unknowns,
   };
+}
+
+/** The decision of a mailbox the panel has as the manifest wants it: one, shared, never changed. */
+const NOTHING: MailboxDecision = Object.freeze({ change: undefined, unknowns: Object.freeze([]) });
+
+/** Whether an object has no own key. */
+function isEmpty(object: object): boolean {
+  for (const key in object) if (Object.hasOwn(object, key)) return false;
+  return true;
 }
 
 /** The delete of a live mailbox (`state: absent`, or pruned: `reason` says which). */

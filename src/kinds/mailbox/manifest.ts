@@ -12,7 +12,7 @@
  */
 import { quote } from '../../escape.js';
 import { isRecord, placeOf } from '../../util.js';
-import { type Address, normalizeAddress, normalizeLocalPart } from './address.js';
+import { type Address, addressOn, normalizeAddress, normalizeLocalPart } from './address.js';
 import { MAILBOX_FIELD_NAMES, type MailboxWants } from './fields.js';
 import { parseQuota } from './quota.js';
 
@@ -121,81 +121,103 @@ export function mailboxItems<L extends Place>(
     return { mailboxes, problems };
   }
   let catchAll: { readonly address: string; readonly loc: L } | undefined;
-  list.forEach((item: unknown, index) => {
-    const error = (path: readonly (string | number)[], message: string, atKey = false): void => {
-      problems.push({ ...ctx.locate([index, ...path], atKey), severity: 'error', message });
-    };
-    const at = (path: readonly (string | number)[]): L => ctx.locate([index, ...path], false);
-    const mailbox = readItem(item, index, ctx, error, at);
-    if (mailbox === undefined) return;
+  for (let index = 0; index < list.length; index++) {
+    const item: unknown = list[index];
+    const mailbox = readItem(item, new ItemPlaces(ctx, problems, index));
+    if (mailbox === undefined) continue;
     mailboxes.push(mailbox);
-    if (mailbox.wants.catch_all !== true) return;
+    if (mailbox.wants.catch_all !== true) continue;
     if (catchAll === undefined) catchAll = { address: mailbox.address, loc: mailbox.loc };
     else
-      error(
+      new ItemPlaces(ctx, problems, index).error(
         ['catch_all'],
         `${labelOf(mailbox.address, index, ctx.domain)} is a second catch-all of domain ${quote(ctx.domain)} ` +
           `(the first is ${quote(catchAll.address)} at ${placeOf(catchAll.loc, mailbox.loc.file)}): ` +
           'a domain has at most one; set catch_all: false on one of them',
       );
-  });
+  }
   return { mailboxes, problems };
 }
 
-type ErrorAt = (path: readonly (string | number)[], message: string, atKey?: boolean) => void;
+/**
+ * Where the paths below one item stand, and its problems: one small object per item rather than
+ * closures, and its messages' label (labelOf) made only when one is reported.
+ */
+class ItemPlaces<L extends Place> {
+  constructor(
+    readonly ctx: MailboxListContext<L>,
+    private readonly problems: MailboxProblem<L>[],
+    readonly index: number,
+  ) {}
+
+  /** The place of `path` below the item. */
+  at(path: readonly (string | number)[]): L {
+    return this.ctx.locate([this.index, ...path], false);
+  }
+
+  /** A problem at `path` below the item (at its key when `atKey`). */
+  error(path: readonly (string | number)[], message: string, atKey = false): void {
+    this.problems.push({ ...this.ctx.locate([this.index, ...path], atKey), severity: 'error', message });
+  }
+
+  /** How messages name the mailbox of address `address` (labelOf). */
+  label(address: string): string {
+    return labelOf(address, this.index, this.ctx.domain);
+  }
+}
 
 /** One item, checked; undefined when the schema refuses its shape or its name is refused. */
-function readItem<L extends Place>(
-  item: unknown,
-  index: number,
-  ctx: MailboxListContext<L>,
-  error: ErrorAt,
-  at: (path: readonly (string | number)[]) => L,
-): ListedMailbox<L> | undefined {
-  if (!isRecord(item) || typeof item[MAILBOX_NAME_KEY] !== 'string') return undefined;
+function readItem<L extends Place>(item: unknown, places: ItemPlaces<L>): ListedMailbox<L> | undefined {
+  if (!isRecord(item)) return undefined;
   const input = item[MAILBOX_NAME_KEY];
-  const address = itemAddress(input, index, ctx.domain, error);
+  if (typeof input !== 'string') return undefined;
+  const { ctx } = places;
+  const address = itemAddress(input, places.index, ctx.domain, places);
   if (address === undefined) return undefined;
-  const label = labelOf(address.address, index, ctx.domain);
-  const loc = at([MAILBOX_NAME_KEY]);
+  const loc = places.at([MAILBOX_NAME_KEY]);
   const state = item.state === 'absent' ? 'absent' : 'present';
   if (state === 'absent') {
     const extra = MAILBOX_FIELD_NAMES.filter((key) => Object.hasOwn(item, key));
     const [first] = extra;
     if (first !== undefined)
-      error(
+      places.error(
         [first],
-        `${label} has state: absent: remove ${extra.map((key) => `"${key}"`).join(', ')} ` +
+        `${places.label(address.address)} has state: absent: remove ${extra.map((key) => `"${key}"`).join(', ')} ` +
           `(a mailbox that is deleted has no other keys than "${MAILBOX_NAME_KEY}" and "state"), ` +
           'or remove "state: absent" to keep the mailbox',
         true,
       );
   }
-  if (!takeName(address, input, label, loc, state, ctx.seen, error)) return undefined;
-  const wants = state === 'absent' ? {} : itemWants(item, address, label, ctx, at, error);
-  return { ...address, input, state, wants, loc };
+  if (!takeName(address, input, loc, state, ctx.seen, places)) return undefined;
+  const wants = state === 'absent' ? {} : itemWants(item, address, ctx, places);
+  return { address: address.address, local: address.local, domain: address.domain, input, state, wants, loc };
 }
 
 /** The address an item's name gives on `domain`, or undefined after its error. */
-function itemAddress(input: string, index: number, domain: string, error: ErrorAt): Address | undefined {
-  const what = `"${MAILBOX_NAME_KEY}" ${quote(input)} of ${labelOf(undefined, index, domain)}`;
+function itemAddress<L extends Place>(
+  input: string,
+  index: number,
+  domain: string,
+  places: ItemPlaces<L>,
+): Address | undefined {
+  const what = (): string => `"${MAILBOX_NAME_KEY}" ${quote(input)} of ${labelOf(undefined, index, domain)}`;
   const at = input.lastIndexOf('@');
   if (at >= 0 && 'local' in normalizeLocalPart(input.slice(0, at))) {
-    error(
+    places.error(
       [MAILBOX_NAME_KEY],
-      `${what} is a whole address: write the local part only (name: ${input.slice(0, at)}); ` +
+      `${what()} is a whole address: write the local part only (name: ${input.slice(0, at)}); ` +
         'the domain is the one the mailbox is listed under',
     );
     return undefined;
   }
   const local = normalizeLocalPart(input);
   if ('problem' in local) {
-    error([MAILBOX_NAME_KEY], `${what} ${local.problem}`);
+    places.error([MAILBOX_NAME_KEY], `${what()} ${local.problem}`);
     return undefined;
   }
-  const address = normalizeAddress(`${local.local}@${domain}`);
+  const address = addressOn(local.local, domain);
   if ('problem' in address) {
-    error([MAILBOX_NAME_KEY], `${what} makes an address that ${address.problem}`);
+    places.error([MAILBOX_NAME_KEY], `${what()} makes an address that ${address.problem}`);
     return undefined;
   }
   return address;
@@ -210,25 +232,24 @@ function sameAs(first: string, input: string): string {
 function takeName<L extends Place>(
   address: Address,
   input: string,
-  label: string,
   loc: L,
   state: 'present' | 'absent',
   seen: MailboxSeen<L>,
-  error: ErrorAt,
+  places: ItemPlaces<L>,
 ): boolean {
   const named = seen.names.get(address.address);
   const claimed = state === 'present' ? seen.claims.get(address.address) : undefined;
   if (named !== undefined) {
-    error(
+    places.error(
       [MAILBOX_NAME_KEY],
-      `${label}${sameAs(named.input, input)} is listed twice (first at ${placeOf(named.loc, loc.file)}): remove one`,
+      `${places.label(address.address)}${sameAs(named.input, input)} is listed twice (first at ${placeOf(named.loc, loc.file)}): remove one`,
     );
     return false;
   }
   if (claimed !== undefined) {
-    error(
+    places.error(
       [MAILBOX_NAME_KEY],
-      `${label} is already an alias of mailbox ${quote(claimed.aliasOf ?? '')} ` +
+      `${places.label(address.address)} is already an alias of mailbox ${quote(claimed.aliasOf ?? '')} ` +
         `(at ${placeOf(claimed.loc, loc.file)}): an address is listed once, as a mailbox or as an alias: remove one of them`,
     );
     return false;
@@ -243,10 +264,8 @@ function takeName<L extends Place>(
 function itemWants<L extends Place>(
   item: Readonly<Record<string, unknown>>,
   address: Address,
-  label: string,
   ctx: MailboxListContext<L>,
-  at: (path: readonly (string | number)[]) => L,
-  error: ErrorAt,
+  places: ItemPlaces<L>,
 ): MailboxWants {
   const wants: { -readonly [K in keyof MailboxWants]: MailboxWants[K] } = {};
   const quota = item.quota;
@@ -254,15 +273,20 @@ function itemWants<L extends Place>(
     const parsed = parseQuota(quota);
     if ('bytes' in parsed) wants.quota = parsed.bytes;
     else
-      error(
+      places.error(
         ['quota'],
-        `quota ${typeof quota === 'string' ? quote(quota) : JSON.stringify(quota)} of ${label} ${parsed.problem}`,
+        `quota ${typeof quota === 'string' ? quote(quota) : JSON.stringify(quota)} of ${places.label(address.address)} ${parsed.problem}`,
       );
   }
-  const aliasList = Array.isArray(item.aliases) ? aliases(item.aliases, address, label, ctx, at, error) : undefined;
+  const label = (): string => places.label(address.address);
+  const error: ErrorAt = (path, message, atKey) => {
+    places.error(path, message, atKey);
+  };
+  const at = (path: readonly (string | number)[]): L => places.at(path);
+  const aliasList = Array.isArray(item.aliases) ? aliases(item.aliases, address, label(), ctx, at, error) : undefined;
   if (aliasList !== undefined) wants.aliases = aliasList;
   const forwardList = Array.isArray(item.forwardings)
-    ? forwardings(item.forwardings, address, label, error)
+    ? forwardings(item.forwardings, address, label(), error)
     : undefined;
   if (forwardList !== undefined) wants.forwardings = forwardList;
   if (typeof item.keep_copies === 'boolean') wants.keep_copies = item.keep_copies;
@@ -335,6 +359,8 @@ function aliases<L extends Place>(
   });
   return refused.any ? undefined : taken;
 }
+
+type ErrorAt = (path: readonly (string | number)[], message: string, atKey?: boolean) => void;
 
 /** Each forwarding as a full address in comparison form, each once, never the mailbox's own; undefined when one is refused. */
 function forwardings(list: readonly unknown[], mailbox: Address, label: string, error: ErrorAt): string[] | undefined {

@@ -78,30 +78,46 @@ export const MAILBOX_READ: KindRead<MailboxesPart, MailboxesAsk, object, Mailbox
   },
 };
 
-/** The index of a part (MailboxIndex). */
+/**
+ * The index of a part (MailboxIndex). By address at once (every diff asks it); by id, domain and
+ * client on first use (a plan without changes, prune or deletes never asks them).
+ */
 export function indexMailboxes(part: MailboxesPart): MailboxIndex {
+  const { records } = part;
   const byAddress = new Map<string, LiveMailbox>();
-  const byId = new Map<number, LiveMailbox>();
-  const byDomain = new Map<string, LiveMailbox[]>();
-  const byClient = new Map<number, LiveMailbox[]>();
-  const add = <K>(map: Map<K, LiveMailbox[]>, key: K, m: LiveMailbox): void => {
-    const list = map.get(key);
-    if (list === undefined) map.set(key, [m]);
-    else list.push(m);
-  };
-  for (const m of part.records) {
-    byAddress.set(m.address, m);
-    byId.set(m.id, m);
-    add(byDomain, domainOf(m.address), m);
-    if (m.idUser !== undefined) add(byClient, m.idUser, m);
-  }
+  for (const m of records) byAddress.set(m.address, m);
+  let byId: Map<number, LiveMailbox> | undefined;
+  let byDomain: Map<string, LiveMailbox[]> | undefined;
+  let byClient: Map<number, LiveMailbox[]> | undefined;
   return {
     read: part.read,
     byAddress,
-    byId,
-    onDomain: (domain) => byDomain.get(domain) ?? [],
-    ofClient: (id) => byClient.get(id) ?? [],
+    get byId() {
+      byId ??= new Map(records.map((m) => [m.id, m]));
+      return byId;
+    },
+    onDomain: (domain) => {
+      byDomain ??= grouped(records, (m) => domainOf(m.address));
+      return byDomain.get(domain) ?? [];
+    },
+    ofClient: (id) => {
+      byClient ??= grouped(records, (m) => m.idUser);
+      return byClient.get(id) ?? [];
+    },
   };
+}
+
+/** The records under each key, in their order; a record whose key is undefined is left out. */
+function grouped<K>(records: readonly LiveMailbox[], key: (m: LiveMailbox) => K | undefined): Map<K, LiveMailbox[]> {
+  const map = new Map<K, LiveMailbox[]>();
+  for (const m of records) {
+    const k = key(m);
+    if (k === undefined) continue;
+    const list = map.get(k);
+    if (list === undefined) map.set(k, [m]);
+    else list.push(m);
+  }
+  return map;
 }
 
 /**

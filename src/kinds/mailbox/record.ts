@@ -11,7 +11,7 @@
 import { isRecord } from '../../util.js';
 import { flagReader, type FieldReader } from '../common.js';
 import { asRecord, contract, type RecordRead, shape, spelled } from '../panel-record.js';
-import { addressOf, addressSet, domainOf, unicodeAddress } from './address.js';
+import { addressOf, addressSet, domainOf, isNormalAddress, unicodeAddress } from './address.js';
 
 /** A mailbox as read. Each managed field is undefined when the record does not carry it. */
 export interface LiveMailbox {
@@ -168,9 +168,58 @@ function readAddress(r: Record<string, unknown>, where: string): { address: stri
   };
 }
 
+/** The spellings a record in the common form (leanRecord) does not carry: API v1's first spelling of each field aside. */
+const OTHER_SPELLINGS: readonly string[] = Object.values(MAILBOX_SPELLINGS).flatMap((keys) =>
+  keys.slice(1).flatMap((key) => (key.endsWith('_utf8') ? [key] : [key, `${key}_utf8`])),
+);
+
+/** Whether a list field is absent or an empty array. */
+const noneOrEmpty = (value: unknown): boolean => value === undefined || (Array.isArray(value) && value.length === 0);
+
+/**
+ * A record in the form the panel sends most (API v1's spellings only, ids and sizes as numbers,
+ * flags as booleans, the address in comparison form and its `_utf8` twin the same, no aliases nor
+ * forwardings), read without the general reader's steps: what parseMailboxRecord would give, made
+ * directly. Undefined for any other record, which the general reader takes.
+ */
+function leanRecord(r: Record<string, unknown>): LiveMailbox | undefined {
+  const { id, email, aliases, forwardings } = r;
+  const idUser = r.id_user;
+  const utf8 = r.email_utf8;
+  const description = r.description;
+  const maxSize = r.max_size;
+  const catchAll = r.catch_all;
+  const store = r.store_forwarded_emails;
+  if (typeof id !== 'number' || !Number.isSafeInteger(id) || id <= 0) return undefined;
+  if (idUser !== undefined && (typeof idUser !== 'number' || !Number.isSafeInteger(idUser) || idUser <= 0))
+    return undefined;
+  if (typeof email !== 'string' || (utf8 !== undefined && utf8 !== email) || !isNormalAddress(email)) return undefined;
+  if (description !== undefined && typeof description !== 'string') return undefined;
+  if (maxSize !== undefined && (typeof maxSize !== 'number' || !Number.isSafeInteger(maxSize))) return undefined;
+  if (catchAll !== undefined && typeof catchAll !== 'boolean') return undefined;
+  if (store !== undefined && typeof store !== 'boolean') return undefined;
+  if (!noneOrEmpty(aliases) || !noneOrEmpty(r.aliases_utf8)) return undefined;
+  if (!noneOrEmpty(forwardings) || !noneOrEmpty(r.forwardings_utf8)) return undefined;
+  for (const key of OTHER_SPELLINGS) if (r[key] !== undefined) return undefined;
+  return {
+    id,
+    idUser,
+    address: email,
+    unicode: utf8 === undefined ? unicodeAddress(email) : email,
+    description,
+    maxSize: maxSize === undefined ? undefined : Math.max(0, maxSize),
+    catchAll,
+    storeForwardedEmails: store,
+    aliases: aliases === undefined && r.aliases_utf8 === undefined ? undefined : NONE,
+    forwardings: forwardings === undefined && r.forwardings_utf8 === undefined ? undefined : NONE,
+  };
+}
+
 /** One mailbox record (`where` names it in errors: `GET https://…/api/v2/emails`, item 3). */
 export function parseMailboxRecord(record: unknown, where: string): LiveMailbox {
   const r = asRecord(record, where);
+  const lean = leanRecord(r);
+  if (lean !== undefined) return lean;
   const id = spelled(r, MAILBOX_SPELLINGS.id, where, idReader);
   if (id === undefined) throw contract(where, `"id" must be a positive whole number, got nothing`);
   const { address, unicode } = readAddress(r, where);

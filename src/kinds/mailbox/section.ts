@@ -109,22 +109,24 @@ function diffMailboxes(wanted: readonly MailboxItem[], index: MailboxIndex, view
       ...NO_SECTION_DIFF,
       conflicts: wanted.map((m) => ({ mailbox: m.address, client: view.client, owner: otherOwner })),
     };
-  const changes: MailboxChange[] = [];
-  const unknowns: MailboxUnknown[] = [];
+  // Made on the first thing found: a domain whose mailboxes all match (most, in a converged plan) allocates nothing.
+  let found: { changes: MailboxChange[]; conflicts: MailboxConflict[]; unknowns: MailboxUnknown[] } | undefined;
   const ruleView = { client: view.client, clientId: view.clientId, domainCreated: view.domainCreated };
-  const conflicts: MailboxConflict[] = [];
   for (const want of wanted) {
     const live = index.byAddress.get(want.address);
     // A record that names another owner than the domain's is that owner's: nothing is sent for it.
     if (live?.idUser !== undefined && live.idUser !== view.clientId) {
-      conflicts.push({ mailbox: want.address, client: view.client, owner: view.ownerName(live.idUser) });
+      found ??= { changes: [], conflicts: [], unknowns: [] };
+      found.conflicts.push({ mailbox: want.address, client: view.client, owner: view.ownerName(live.idUser) });
       continue;
     }
     const decided = diffMailbox(want, live, ruleView);
-    if (decided.change !== undefined) changes.push(decided.change);
-    for (const field of decided.unknowns) unknowns.push({ client: view.client, mailbox: want.address, field });
+    if (decided.change === undefined && decided.unknowns.length === 0) continue;
+    found ??= { changes: [], conflicts: [], unknowns: [] };
+    if (decided.change !== undefined) found.changes.push(decided.change);
+    for (const field of decided.unknowns) found.unknowns.push({ client: view.client, mailbox: want.address, field });
   }
-  return { changes, conflicts, unknowns, notes: [] };
+  return found === undefined ? NO_SECTION_DIFF : { ...found, notes: [] };
 }
 
 /**
