@@ -64,6 +64,35 @@ export function nonEmptyString(record: Record<string, unknown>, key: string, whe
   return value;
 }
 
+/** A whole number, or a string of digits (a sign allowed) that is one; undefined otherwise. */
+export function wholeNumber(value: unknown): number | undefined {
+  if (typeof value === 'number') return Number.isSafeInteger(value) ? value : undefined;
+  if (typeof value !== 'string' || !/^\s*-?\d+\s*$/.test(value)) return undefined;
+  const n = Number(value);
+  return Number.isSafeInteger(n) ? n : undefined;
+}
+
+/** An id: a positive whole number, or one written as a string of digits. */
+export const idReader: FieldReader<number> = (value) => {
+  const n = wholeNumber(value);
+  return n !== undefined && n > 0 ? { value: n } : { problem: 'a positive whole number' };
+};
+
+/** A client's id as an owner: an id; null or 0 is unknown (no owner said). */
+export const ownerReader: FieldReader<number> = (value) =>
+  value === null || value === 0 || value === '0' ? { unreadable: 'null' } : idReader(value);
+
+/**
+ * The items of a PHP array that JSON carries as an object (`{"0": "a", "2": "b"}`: what PHP's
+ * json_encode writes once an array's keys are no longer 0, 1, 2, ...), in key order; undefined
+ * for any other object.
+ */
+export function phpList(value: Record<string, unknown>): unknown[] | undefined {
+  const keys = Object.keys(value);
+  if (!keys.every((k) => /^\d+$/.test(k))) return undefined;
+  return keys.sort((a, b) => Number(a) - Number(b)).map((k) => value[k]);
+}
+
 export function contract(where: string, problem: string): ProvisionError {
   return new ProvisionError('panel_contract', `${where}: ${problem}`, {
     hint: 'the panel answered a record panel-provision cannot read; report the panel version and this message',

@@ -8,7 +8,17 @@
  */
 import { isRecord } from '../../util.js';
 import type { FieldReader } from '../common.js';
-import { asRecord, contract, type RecordRead, shape, spelled } from '../panel-record.js';
+import {
+  asRecord,
+  contract,
+  idReader,
+  ownerReader,
+  phpList,
+  type RecordRead,
+  shape,
+  spelled,
+  wholeNumber,
+} from '../panel-record.js';
 import { hostSet, readRemoteHost } from './hosts.js';
 
 /** A database as read. Each managed field is undefined when the record does not carry it. */
@@ -46,30 +56,12 @@ export const DATABASE_SPELLINGS = {
   size: ['size', 'database_size', 'size_bytes'],
 } as const;
 
-/** A whole number, or a string of digits (a sign allowed) that is one; undefined otherwise. */
-function wholeNumber(value: unknown): number | undefined {
-  if (typeof value === 'number') return Number.isSafeInteger(value) ? value : undefined;
-  if (typeof value !== 'string' || !/^\s*-?\d+\s*$/.test(value)) return undefined;
-  const n = Number(value);
-  return Number.isSafeInteger(n) ? n : undefined;
-}
-
-/** An id: a positive whole number, or one written as a string of digits. */
-const idReader: FieldReader<number> = (value) => {
-  const n = wholeNumber(value);
-  return n !== undefined && n > 0 ? { value: n } : { problem: 'a positive whole number' };
-};
-
 /** A size in bytes (a whole number, or one as a string; a float of bytes rounds); null: unknown. */
 const sizeReader: FieldReader<number> = (value) => {
   if (value === null) return { unreadable: 'null' };
   const n = typeof value === 'number' && Number.isFinite(value) ? Math.round(value) : wholeNumber(value);
   return n === undefined || n < 0 ? { problem: 'a whole number of bytes' } : { value: n };
 };
-
-/** A client's id: as an id; null or 0 is unknown (no owner said). */
-const ownerReader: FieldReader<number> = (value) =>
-  value === null || value === 0 || value === '0' ? { unreadable: 'null' } : idReader(value);
 
 /** Text; null is none (''). */
 const textReader: FieldReader<string> = (value) =>
@@ -83,17 +75,6 @@ const nameReader: FieldReader<string> = (value) => {
 
 /** The keys of an object item of `remote_hosts` that hold its host (`{"id": 3, "host": "192.0.2.1"}`). */
 const HOST_KEYS = ['host', 'remote_host', 'hostname', 'address', 'ip', 'value'];
-
-/**
- * The items of a PHP array that JSON carries as an object (`{"0": "a", "2": "b"}`: what PHP's
- * json_encode writes once an array's keys are no longer 0, 1, 2, ...), in key order; undefined
- * for any other object.
- */
-function phpList(value: Record<string, unknown>): unknown[] | undefined {
-  const keys = Object.keys(value);
-  if (!keys.every((k) => /^\d+$/.test(k))) return undefined;
-  return keys.sort((a, b) => Number(a) - Number(b)).map((k) => value[k]);
-}
 
 /**
  * The host a panel may list for the local connections every database user has (`localhost`): no

@@ -8,7 +8,7 @@
  * read is a contract error naming the record and the field. Pure: no I/O.
  */
 import type { FieldReader } from '../common.js';
-import { asRecord, contract, type RecordRead, spelled } from '../panel-record.js';
+import { asRecord, contract, idReader, ownerReader, type RecordRead, spelled } from '../panel-record.js';
 import { homeForm } from './home.js';
 
 /** An FTP user as read. Each managed field is undefined when the record does not carry it. */
@@ -39,24 +39,6 @@ export const FTP_USER_SPELLINGS = {
   description: ['description'],
   home: ['home_directory', 'home', 'homedir', 'directory', 'path'],
 } as const;
-
-/** A whole number, or a string of digits that is one; undefined otherwise. */
-function wholeNumber(value: unknown): number | undefined {
-  if (typeof value === 'number') return Number.isSafeInteger(value) ? value : undefined;
-  if (typeof value !== 'string' || !/^\s*\d+\s*$/.test(value)) return undefined;
-  const n = Number(value);
-  return Number.isSafeInteger(n) ? n : undefined;
-}
-
-/** An id: a positive whole number, or one written as a string of digits. */
-const idReader: FieldReader<number> = (value) => {
-  const n = wholeNumber(value);
-  return n !== undefined && n > 0 ? { value: n } : { problem: 'a positive whole number' };
-};
-
-/** A client's id: as an id; null or 0 is unknown (no owner said). */
-const ownerReader: FieldReader<number> = (value) =>
-  value === null || value === 0 || value === '0' ? { unreadable: 'null' } : idReader(value);
 
 /** Text; null is none (''). */
 const textReader: FieldReader<string> = (value) =>

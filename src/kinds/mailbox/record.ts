@@ -10,7 +10,17 @@
  */
 import { isRecord } from '../../util.js';
 import { flagReader, type FieldReader } from '../common.js';
-import { asRecord, contract, type RecordRead, shape, spelled } from '../panel-record.js';
+import {
+  asRecord,
+  contract,
+  idReader,
+  ownerReader,
+  phpList,
+  type RecordRead,
+  shape,
+  spelled,
+  wholeNumber,
+} from '../panel-record.js';
 import { addressOf, addressSet, domainOf, isNormalAddress, unicodeAddress } from './address.js';
 
 /** A mailbox as read. Each managed field is undefined when the record does not carry it. */
@@ -50,17 +60,11 @@ export const MAILBOX_SPELLINGS = {
   unicode: ['email_utf8', 'email_address_utf8', 'address_utf8'],
   description: ['description'],
   maxSize: ['max_size', 'max_size_bytes'],
-  catchAll: ['catch_all', 'is_catch_all', 'catchall'],
+  catchAll: ['catch_all', 'is_catch_all', 'is_catchall', 'catchall'],
   storeForwardedEmails: ['store_forwarded_emails', 'is_store_forwarded_emails', 'keep_forwarded_emails'],
   aliases: ['aliases'],
   forwardings: ['forwardings', 'forwards'],
 } as const;
-
-/** An id: a positive whole number, or one written as a string of digits. */
-const idReader: FieldReader<number> = (value) => {
-  const n = wholeNumber(value);
-  return n !== undefined && n > 0 ? { value: n } : { problem: 'a positive whole number' };
-};
 
 /** A size in bytes: a whole number or one as a string; negative (-1) is unlimited (0); null: unknown. */
 const sizeReader: FieldReader<number> = (value) => {
@@ -76,14 +80,6 @@ const optionalFlag: FieldReader<boolean> = (value) => (value === null ? { unread
 const textReader: FieldReader<string> = (value) =>
   value === null ? { value: '' } : typeof value === 'string' ? { value } : { problem: 'a string ("" or null: none)' };
 
-/** A whole number, or a string of digits (a sign allowed) that is one; undefined otherwise. */
-function wholeNumber(value: unknown): number | undefined {
-  if (typeof value === 'number') return Number.isSafeInteger(value) ? value : undefined;
-  if (typeof value !== 'string' || !/^\s*-?\d+\s*$/.test(value)) return undefined;
-  const n = Number(value);
-  return Number.isSafeInteger(n) ? n : undefined;
-}
-
 /** The keys of an object item of a list that hold its address (`{"id": 3, "email": "a@b"}`). */
 const ITEM_KEYS = ['email', 'address', 'alias', 'forwarding', 'destination', 'target'];
 
@@ -96,10 +92,15 @@ function addressList(r: Record<string, unknown>, key: string, domain: string, wh
   const value = r[key];
   if (value === undefined) return undefined;
   if (value === null) return [];
-  const items: unknown[] = typeof value === 'string' ? value.split(/[\s,;]+/).filter((s) => s !== '') : [];
-  if (Array.isArray(value)) items.push(...(value as unknown[]));
-  else if (typeof value !== 'string')
-    throw contract(where, `"${key}" must be a list of addresses, got ${shape(value)}`);
+  const items =
+    typeof value === 'string'
+      ? value.split(/[\s,;]+/).filter((s) => s !== '')
+      : Array.isArray(value)
+        ? (value as unknown[])
+        : isRecord(value)
+          ? phpList(value)
+          : undefined;
+  if (items === undefined) throw contract(where, `"${key}" must be a list of addresses, got ${shape(value)}`);
   return items.map((item, i) => {
     const text = isRecord(item) ? ITEM_KEYS.map((k) => item[k]).find((v): v is string => typeof v === 'string') : item;
     if (typeof text !== 'string' || text.trim() === '')
@@ -131,7 +132,10 @@ function twinLists(
   where: string,
 ): readonly string[] | undefined {
   let found: { key: string; list: readonly string[] } | undefined;
-  for (const key of TWINS.get(keys) ?? []) {
+  const twins = TWINS.get(keys) ?? [];
+  for (const key of twins) {
+    // A twin that is null beside one that holds a list says nothing (a panel that fills one only).
+    if (r[key] === null && twins.some((k) => r[k] !== null && r[k] !== undefined)) continue;
     const list = addressList(r, key, domain, where);
     if (list === undefined) continue;
     const set = list.length === 0 ? NONE : addressSet(list);
@@ -226,7 +230,7 @@ export function parseMailboxRecord(record: unknown, where: string): LiveMailbox 
   const domain = domainOf(address);
   return {
     id,
-    idUser: spelled(r, MAILBOX_SPELLINGS.idUser, where, idReader),
+    idUser: spelled(r, MAILBOX_SPELLINGS.idUser, where, ownerReader),
     address,
     unicode,
     description: spelled(r, MAILBOX_SPELLINGS.description, where, textReader),
