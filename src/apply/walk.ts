@@ -61,12 +61,9 @@ interface WalkOptions<N, Id, R> {
    * false (default): a visit holds a slot from its start to its end, so at most `concurrency`
    * visits run at once, and each is reported before its slot is given to the next node (an
    * abort from onVisited stops that one). true: a visit holds a slot only inside Slot.run, for
-   * each request; at most twice `concurrency` visits are under way that have not sent their
-   * first request yet (doing their work before it, or waiting for a slot), which bounds the
-   * work begun ahead of a request (a password written ahead of a POST not sent yet). A visit
-   * gives its place up as its first request leaves: what it does after (the record of the
-   * answer, flushed to the secrets file) keeps no other visit from starting, so a slow flush
-   * does not empty the slots.
+   * each request; at most twice `concurrency` visits are under way (waiting for a slot,
+   * holding one, or doing their other work), which bounds the work begun ahead of a request
+   * (a password written ahead of a POST not sent yet).
    */
   readonly perRequest?: boolean;
   /**
@@ -101,8 +98,7 @@ export async function walk<Id extends string, N extends WalkNode<Id>, R>(
   const concurrency = Math.max(1, options.concurrency);
   const perRequest = options.perRequest === true;
   const requests = pLimit(concurrency);
-  /** perRequest: the places of visits that have not sent their first request yet. */
-  const ahead = places(2 * concurrency);
+  const visits = perRequest ? pLimit(2 * concurrency) : requests;
   const aborted = (): boolean => options.signal?.aborted === true;
   const results: Visited<N, Id, R>[] = [];
   const started = new Map<Id, Promise<Visited<N, Id, R>>>();
@@ -113,15 +109,13 @@ export async function walk<Id extends string, N extends WalkNode<Id>, R>(
     return visited;
   };
 
-  /** `leave`: gives the visit's place up (perRequest), called as its first request starts. */
-  const run = async (node: N, leave: () => void): Promise<Visited<N, Id, R>> => {
+  const run = async (node: N): Promise<Visited<N, Id, R>> => {
     if (aborted()) return { node, status: 'skipped', because: 'interrupted' };
     /** Whether a request of this visit has started (set inside Slot.run). */
     const state = { sent: false };
     const slot: Slot = {
       run: <T>(work: () => Promise<T>): Promise<T> => {
         const once = (): Promise<T> => {
-          leave();
           if (aborted()) throw new Interrupted();
           state.sent = true;
           return work();
@@ -150,13 +144,7 @@ export async function walk<Id extends string, N extends WalkNode<Id>, R>(
     }
     // Reported before its place is given to the next node: without perRequest, an abort from
     // onVisited stops that one.
-    if (!perRequest) return requests(async () => done(await run(node, () => undefined)));
-    const leave = await ahead.take();
-    try {
-      return done(await run(node, leave));
-    } finally {
-      leave();
-    }
+    return visits(async () => done(await run(node)));
   };
 
   const resultOf = (id: Id): Promise<Visited<N, Id, R>> => {
@@ -189,38 +177,6 @@ export async function walk<Id extends string, N extends WalkNode<Id>, R>(
   }
   await Promise.all(all);
   return results;
-}
-
-/**
- * `size` places, given in the order asked. `take` resolves with the place's release, which
- * frees it once however often it is called.
- */
-function places(size: number): { take(): Promise<() => void> } {
-  let free = size;
-  const waiting: (() => void)[] = [];
-  const release = (): void => {
-    const next = waiting.shift();
-    if (next === undefined) free++;
-    else next();
-  };
-  return {
-    take: () =>
-      new Promise((resolve) => {
-        let held = true;
-        const once = (): void => {
-          if (!held) return;
-          held = false;
-          release();
-        };
-        if (free > 0) {
-          free--;
-          resolve(once);
-        } else
-          waiting.push(() => {
-            resolve(once);
-          });
-      }),
-  };
 }
 
 /** How many nodes walk starts before it lets the visits begun so far go on. */
