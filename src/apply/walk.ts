@@ -81,7 +81,7 @@ interface WalkOptions<N, Id, R> {
  * Visits every node of a dependency graph once, knowing nothing of what a node is (the model is
  * Terraform's dag/walk.go): a node starts once all it depends on have succeeded, ready nodes
  * in the order given; its requests go through a Slot (at most `concurrency` at a time over
- * all visits), and a bound on the visits under way (WalkOptions.perRequest). A failure (the visit throws) skips
+ * all visits), at most `visits` visits under way. A failure (the visit throws) skips
  * its dependents, transitively, and nothing else; a skip names the node that failed (or
  * 'interrupted'). Nothing throws for a failed node: the results, one per node in the order they
  * finished, say what happened.
