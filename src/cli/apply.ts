@@ -15,6 +15,7 @@ import type { PlanView } from '../render/common.js';
 import { renderApplyJson, renderApplySummary } from '../render/outcome.js';
 import { renderPlanText } from '../render/text.js';
 import { generatePassword } from '../secrets/password.js';
+import { secretsGitWarning } from '../secrets/git.js';
 import { SecretsLock } from '../secrets/lock.js';
 import { loadEncryption, openSecretsSink, refusePlaintextInCi, requireSecretsPath } from '../secrets/sink.js';
 import { plural } from '../util.js';
@@ -148,6 +149,9 @@ ${exitCodesHelp(['ok', 'failure', 'stalePlan', 'massChange', 'interrupted'])}`,
     // the repairs of the journal while planning run under it too.
     const lock =
       secretsPath === undefined || secretsPath === '' ? undefined : await SecretsLock.acquire(secretsPath, 'apply');
+    // Whether git would commit the secrets file: asked now (git is a process of its own), so the
+    // answer is in while the panel is read, not awaited between the plan and the first request.
+    const gitWarning = secretsPath === undefined || secretsPath === '' ? undefined : secretsGitWarning(secretsPath);
     try {
       const input = await readInput(path, io, cap);
       let prepared: Prepared;
@@ -203,6 +207,7 @@ ${exitCodesHelp(['ok', 'failure', 'stalePlan', 'massChange', 'interrupted'])}`,
                 path: checkedSecretsPath,
                 encryption,
                 redactions: credentials.redactions,
+                ...(gitWarning === undefined ? {} : { gitWarning }),
               });
         for (const warning of secrets?.warnings ?? []) io.stderr.write(`warning: ${warning}\n`);
         const progress = new ApplyProgress(io, format, view.plan.changes.length);

@@ -24,8 +24,10 @@ interface Queued {
 /**
  * An append-only JSON Lines file, created with mode 0600. Every line is flushed to disk
  * (fdatasync) before its call resolves; lines that arrive while a flush runs share the next
- * one (group commit), so a burst of creates costs few flushes. A file that others can read is
- * refused rather than appended to.
+ * one (group commit), and so do the lines of one turn of the event loop (a flush starts at the
+ * turn's end: the intents of the creates an apply starts at once share the first flush rather
+ * than the first going alone and the others waiting for two), so a burst of creates costs few
+ * flushes. A file that others can read is refused rather than appended to.
  */
 export class SecretsFile implements SecretsSink {
   private queue: Queued[] = [];
@@ -129,6 +131,9 @@ export class SecretsFile implements SecretsSink {
   private async flush(): Promise<void> {
     if (this.flushing) return;
     this.flushing = true;
+    // The other lines of this turn join the first batch (setImmediate runs after the turn's
+    // callbacks and promise jobs).
+    await new Promise<void>((resolve) => setImmediate(resolve));
     while (this.queue.length > 0) {
       const batch = this.queue;
       this.queue = [];

@@ -98,9 +98,15 @@ export async function openSecretsSink(options: {
   readonly path: string;
   readonly encryption: Encryption | undefined;
   readonly redactions: Redactions;
+  /**
+   * git's verdict on `path` (secretsGitWarning), when the caller started it earlier: git runs as
+   * a process of its own, so apply starts it as it takes the lock and reads the panel
+   * meanwhile, rather than waiting for it between the plan and the first request.
+   */
+  readonly gitWarning?: Promise<string | undefined>;
 }): Promise<OpenSink> {
   const file = await SecretsFile.open(options.path);
-  const warning = await secretsGitWarning(options.path);
+  const warning = await (options.gitWarning ?? secretsGitWarning(options.path));
   const inner = options.encryption === undefined ? file : options.encryption.wrap(file);
   return {
     sink: redacting(inner, options.redactions),

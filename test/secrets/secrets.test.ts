@@ -1,4 +1,5 @@
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -41,6 +42,30 @@ describe('SecretsFile', () => {
       JSON.stringify(record('b', 2)),
       '',
     ]);
+  });
+
+  it('lines written in one turn share one flush: the creates an apply starts at once wait for one, not two', async () => {
+    const path = join(dir, 's.jsonl');
+    const file = await SecretsFile.open(path);
+    const handle = (file as unknown as { handle: FileHandle }).handle;
+    const datasync = handle.datasync.bind(handle);
+    let flushes = 0;
+    handle.datasync = () => {
+      flushes++;
+      return datasync();
+    };
+    const names = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'];
+    await Promise.all(
+      names.map((name) =>
+        file.intend({ intent: 'create_client', at: 't', panel_url: URL, kind: 'client', name, username: name }),
+      ),
+    );
+    expect(flushes).toBe(1);
+    // Each call still resolves only once its line is flushed: a line of a later turn waits for its own.
+    await file.record(record('a', 1));
+    expect(flushes).toBe(2);
+    await file.close();
+    expect((await readFile(path, 'utf8')).split('\n')).toHaveLength(names.length + 2);
   });
 
   it('ends a line torn by a crash before appending, so no record is glued to it', async () => {
