@@ -1,15 +1,18 @@
 /**
  * The fast read of a batch of client items (chunked.ts), for the block YAML nearly every
- * manifest is written in: block sequences and block mappings, one plain scalar per line.
+ * manifest is written in: block sequences and block mappings, one scalar per line.
  * `yaml` builds a concrete syntax tree and a Document for that, about 60% of the time plan
  * spends on a 1,000-client manifest (docs/benchmarks.md); this reads the lines directly,
- * block sequences and mappings, and one-line flow sequences and mappings of plain scalars.
+ * block sequences and mappings, and one-line flow sequences and mappings of plain or quoted
+ * scalars (a syntax tree costs about 20 bytes a byte read more than these: docs/benchmarks.md,
+ * "Manifest memory per byte read").
  *
  * It reads only what it can read exactly as `yaml` would, data and positions alike, and gives
- * up (undefined: the batch goes through `yaml`) on anything else: a quoted, block or
- * multi-line scalar, a flow collection other than a sequence of plain scalars or a mapping of
- * plain names to plain scalars on one line (`domains: [a.example, b.example]`, `- {host: www,
- * type: A, value: 192.0.2.1}`), an anchor, alias or tag, an empty value, a key that is
+ * up (undefined: the batch goes through `yaml`) on anything else: a block or multi-line
+ * scalar, a quoted one with an escape (a backslash), a flow collection other than a sequence
+ * of scalars or a mapping of plain names to scalars or sequences of them on one line
+ * (`domains: [a.example, b.example]`, `- {host: www, type: A, value: 192.0.2.1}`, `-
+ * {username: a, domains: [a.example]}`), an anchor, alias or tag, an empty value, a key that is
  * not a plain name, the same key twice, a sequence at its key's own indentation, a plain
  * scalar that is not plainly a string (whatever YAML's core schema could read as a null, a
  * number other than a plain decimal integer, or a boolean other than `true` and `false`), or with a character `yaml` might
@@ -17,6 +20,8 @@
  * booleans or nulls, very long keys, deep nesting. test/manifest/simple-items.test.ts holds
  * it to `yaml`'s answer (readItemsWithYaml) on random and generated items, cut anywhere.
  */
+
+import { DECIMAL, IPV4, NOT_PLAINLY_A_STRING, plainCharacter, quotedCharacter } from './scalars.js';
 
 /** A node's position (where the whole-document parse's node starts), and its children. */
 export interface PosNode {
@@ -57,21 +62,6 @@ const MAX_KEY = 1000;
 
 /** Collections nested deeper than this are left to yaml (a manifest nests four deep). */
 const MAX_DEPTH = 32;
-
-/** A plain decimal integer YAML's core schema reads as that number: no sign, no leading zero, safe. */
-const DECIMAL = /^(?:0|[1-9][0-9]{0,14})$/;
-
-/** An IPv4 address (an A record's value): three dots, where a number of the core schema has one at most. */
-const IPV4 = /^[0-9]{1,3}(?:\.[0-9]{1,3}){3}$/;
-
-/**
- * A plain scalar that YAML's core schema could read as something else than a string: a null
- * (`~`, `null`), a boolean in another spelling than `true` and `false`, or a number. Every
- * number of the schema (an integer, a hexadecimal or octal one, a float, `.inf`, `.nan`)
- * starts with a sign, a dot or a digit, and holds only characters of the second class: a
- * wider net than the schema's, so anything it may resolve is caught.
- */
-const NOT_PLAINLY_A_STRING = /^(?:~|null|Null|NULL|True|TRUE|False|FALSE|[-+.0-9][-+.0-9a-fA-FxXoOiInN]*)$/;
 
 /**
  * The client items of `text` from `start` (the start of an item's line) to `end`, whose first
@@ -199,7 +189,13 @@ class LineReader {
     if (at < line.end && this.text.charCodeAt(at) !== 35) {
       const c = this.text.charCodeAt(at);
       const scalar =
-        c === 91 ? this.flowSequence(at, line) : c === 123 ? this.flowMapping(at, line) : this.scalar(at, line);
+        c === 91
+          ? this.flowSequence(at, line)
+          : c === 123
+            ? this.flowMapping(at, line)
+            : c === 34 || c === 39
+              ? this.quotedAlone(at, line)
+              : this.scalar(at, line);
       this.at++;
       // A more indented line after it would go on the scalar (or be an error): yaml's to read.
       const next = this.lines[this.at];
@@ -220,7 +216,47 @@ class LineReader {
     const line = this.lines[this.at];
     if (line === undefined) return undefined;
     this.at++;
-    return this.text.charCodeAt(from) === 123 ? this.flowMapping(from, line) : this.scalar(from, line);
+    const c = this.text.charCodeAt(from);
+    return c === 123
+      ? this.flowMapping(from, line)
+      : c === 34 || c === 39
+        ? this.quotedAlone(from, line)
+        : this.scalar(from, line);
+  }
+
+  /** A quoted scalar that ends its line (or is followed by a comment). */
+  private quotedAlone(from: number, line: Line): Read | undefined {
+    const quoted = this.quoted(from, line);
+    if (quoted === undefined) return undefined;
+    let at = quoted.end;
+    while (at < line.end && this.text.charCodeAt(at) === 32) at++;
+    return at === line.end || (at > quoted.end && this.startsComment(at)) ? quoted.read : undefined;
+  }
+
+  /**
+   * A quoted scalar closed on its line: double-quoted without an escape (no backslash), or
+   * single-quoted (`''` is a quote); only characters a plain scalar may hold inside, the space
+   * and the indicators. Its value is a string, at the opening quote; `end` is after the closing one.
+   */
+  private quoted(from: number, line: Line): { read: Read; end: number } | undefined {
+    const quote = this.text.charCodeAt(from);
+    let value = '';
+    let run = from + 1;
+    for (let at = from + 1; at < line.end; at++) {
+      const c = this.text.charCodeAt(at);
+      if (c === quote) {
+        if (quote === 39 && this.text.charCodeAt(at + 1) === 39 && at + 1 < line.end) {
+          value += this.text.slice(run, at + 1);
+          run = at + 2;
+          at++;
+          continue;
+        }
+        value += this.text.slice(run, at);
+        return { read: { value, pos: { line: line.number, column: from - line.start + 1 } }, end: at + 1 };
+      }
+      if (!quotedCharacter(c)) return undefined;
+    }
+    return undefined;
   }
 
   /** A plain scalar from `from` to the line's end (or a comment). */
@@ -231,8 +267,17 @@ class LineReader {
     return this.plain(from, end, line);
   }
 
-  /** `[a, b]` on one line, of plain scalars, then nothing or a comment. */
+  /** `[a, b]` on one line, of plain or quoted scalars, then nothing or a comment. */
   private flowSequence(from: number, line: Line): Read | undefined {
+    const found = this.flowSequenceAt(from, line);
+    if (found === undefined) return undefined;
+    let at = found.end;
+    while (at < line.end && this.text.charCodeAt(at) === 32) at++;
+    return at < line.end && !this.startsComment(at) ? undefined : found.read;
+  }
+
+  /** `[a, b]` of plain or quoted scalars from `from` on its line; `end` is after the `]`. */
+  private flowSequenceAt(from: number, line: Line): { read: Read; end: number } | undefined {
     const values: unknown[] = [];
     const items: PosNode[] = [];
     let at = from + 1;
@@ -244,23 +289,22 @@ class LineReader {
     else {
       for (;;) {
         spaces();
-        const start = at;
-        while (at < line.end && this.text.charCodeAt(at) !== 44 && this.text.charCodeAt(at) !== 93) at++;
-        const item = this.plain(start, at, line);
-        if (item === undefined || at === line.end) return undefined;
+        const found = this.flowScalar(at, line, 93);
+        if (found === undefined) return undefined;
+        const item = found.read;
+        at = found.end;
         values.push(item.value);
         items.push(item.pos);
         if (this.text.charCodeAt(at++) === 93) break;
       }
     }
-    spaces();
-    if (at < line.end && !this.startsComment(at)) return undefined;
-    return { value: values, pos: { line: line.number, column: from - line.start + 1, items } };
+    return { read: { value: values, pos: { line: line.number, column: from - line.start + 1, items } }, end: at };
   }
 
   /**
-   * `{key: value, ...}` on one line, keys plain names each once, values plain scalars, then
-   * nothing or a comment (a DNS record: `{host: www, type: A, value: 192.0.2.1}`).
+   * `{key: value, ...}` on one line, keys plain names each once, values plain or quoted
+   * scalars or flow sequences of them, then nothing or a comment (a DNS record: `{host: www,
+   * type: A, value: 192.0.2.1}`; a client: `{username: a, domains: [a.example]}`).
    */
   private flowMapping(from: number, line: Line): Read | undefined {
     const value: Record<string, unknown> = {};
@@ -282,10 +326,10 @@ class LineReader {
           return undefined;
         at = after;
         spaces();
-        const start = at;
-        while (at < line.end && this.text.charCodeAt(at) !== 44 && this.text.charCodeAt(at) !== 125) at++;
-        const item = this.plain(start, at, line);
-        if (item === undefined || at === line.end) return undefined;
+        const found = this.flowScalar(at, line, 125);
+        if (found === undefined) return undefined;
+        const item = found.read;
+        at = found.end;
         value[key] = item.value;
         entries.push({ key, line: line.number, column: keyStart - line.start + 1, value: item.pos });
         if (this.text.charCodeAt(at++) === 125) break;
@@ -294,6 +338,29 @@ class LineReader {
     spaces();
     if (at < line.end && !this.startsComment(at)) return undefined;
     return { value, pos: { line: line.number, column: from - line.start + 1, entries } };
+  }
+
+  /**
+   * A scalar in a flow collection from `from`: plain, or quoted then spaces; `end` is at the
+   * `,` or `close` (`]`, `}`) after it, on the line.
+   */
+  private flowScalar(from: number, line: Line, close: number): { read: Read; end: number } | undefined {
+    const c = this.text.charCodeAt(from);
+    let at = from;
+    let read: Read | undefined;
+    if (c === 34 || c === 39 || (c === 91 && close === 125)) {
+      // A quoted scalar, or a sequence as a mapping's value (`{name: a, domains: [b, c]}`).
+      const found = c === 91 ? this.flowSequenceAt(from, line) : this.quoted(from, line);
+      if (found === undefined) return undefined;
+      read = found.read;
+      at = found.end;
+      while (at < line.end && this.text.charCodeAt(at) === 32) at++;
+    } else {
+      while (at < line.end && this.text.charCodeAt(at) !== 44 && this.text.charCodeAt(at) !== close) at++;
+      read = this.plain(from, at, line);
+    }
+    const next = this.text.charCodeAt(at);
+    return read === undefined || at >= line.end || (next !== 44 && next !== close) ? undefined : { read, end: at };
   }
 
   /**
@@ -328,36 +395,4 @@ class LineReader {
     const after = KEY.lastIndex;
     return after === end || (after < end && this.text.charCodeAt(after) === 32) ? after : -1;
   }
-}
-
-/**
- * Whether a plain scalar may hold this code unit here and mean only itself: printable ASCII
- * but the indicators, `:`, `,`, brackets and quotes (a space inside but not first), and
- * what Unicode prints from U+00A0 on, except the byte order mark, the line and paragraph
- * separators and the non-characters U+FFFE and U+FFFF. Surrogates come in pairs: the text
- * was decoded from valid UTF-8.
- */
-function plainCharacter(code: number, first: boolean): boolean {
-  if (code < 0x80) return (PLAIN_ASCII[code] ?? 0) > (first ? 1 : 0);
-  return code >= 0xa0 && code !== 0xfeff && code !== 0x2028 && code !== 0x2029 && code < 0xfffe;
-}
-
-/** By ASCII code unit: 0 never in a plain scalar here, 1 inside one but not first, 2 anywhere. */
-const PLAIN_ASCII = new Uint8Array(0x80);
-for (let code = 0x20; code < 0x7f; code++) {
-  const char = String.fromCharCode(code);
-  PLAIN_ASCII[code] = ':,[]{}"\'\\`'.includes(char) ? 0 : ' -?#&*!|>%@~'.includes(char) ? 1 : 2;
-}
-
-/**
- * A plain scalar's value as `yaml` resolves it, for a token already cut at its end (chunked-json.ts,
- * YAML's flow style): `true`, `false`, a plain decimal integer, or a string that is plainly one;
- * undefined for anything else (yaml's to read).
- */
-export function plainValue(text: string): { readonly value: unknown } | undefined {
-  if (text === '' || text.includes(' #')) return undefined;
-  for (let i = 0; i < text.length; i++) if (!plainCharacter(text.charCodeAt(i), i === 0)) return undefined;
-  if (text === 'true' || text === 'false') return { value: text === 'true' };
-  if (DECIMAL.test(text)) return { value: Number(text) };
-  return NOT_PLAINLY_A_STRING.test(text) && !IPV4.test(text) ? undefined : { value: text };
 }

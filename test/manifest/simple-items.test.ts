@@ -138,6 +138,17 @@ const scalar = fc.oneof(
     }),
     weight: 1,
   },
+  // Quoted: well formed (a quote inside doubled or escaped), or not; with trailing text or not.
+  {
+    arbitrary: fc
+      .tuple(
+        fc.oneof(fc.constantFrom(...TRICKY), fc.constantFrom('alice', 'a, b', 'x]', 'y}', "it's", '"q"', '')),
+        fc.constantFrom('"', "'"),
+        fc.constantFrom('', '', '', ' ', ':', ' :x', '"', "'", ' #c', '#c'),
+      )
+      .map(([v, q, after]) => `${q}${q === "'" ? v.replaceAll("'", "''") : v.replaceAll('"', '\\"')}${q}${after}`),
+    weight: 2,
+  },
 );
 const key = fc.oneof(
   {
@@ -319,6 +330,9 @@ describe('the fast read of client items', () => {
         `  - username: c${i}\n    plan: Basic\n    email: c${i}@example.com\n    domains:\n      - c${i}.example\n      - s1.c${i}.example\n`,
     ).join('');
     expect(agree(bench)).toBe(true);
+    const quoted = bench.replace(/: (\S+)\n/g, ': "$1"\n').replace(/- (s1\S+)\n/g, "- '$1'\n");
+    expect(quoted).toContain("- 's1.c0.example'");
+    expect(agree(quoted)).toBe(true);
     for (const example of ['agency.yaml', 'quickstart.yaml']) {
       const text = readFileSync(join(import.meta.dirname, '..', '..', 'examples', example), 'utf8');
       const section = clientsSection(text);
@@ -328,8 +342,17 @@ describe('the fast read of client items', () => {
   });
 
   it('one-line flow mappings (DNS records), with tricky keys, values and spacing: as yaml reads them, or left to yaml', () => {
+    const value = fc.oneof(
+      { arbitrary: scalar, weight: 3 },
+      {
+        arbitrary: fc
+          .tuple(fc.array(scalar, { maxLength: 3 }), fc.constantFrom(', ', ',', ' ,'), fc.constantFrom('', ' '))
+          .map(([vs, comma, pad]) => `[${pad}${vs.join(comma)}${pad}]`),
+        weight: 1,
+      },
+    );
     const pair = fc
-      .tuple(key, scalar, fc.constantFrom(': ', ':  ', ':'), fc.constantFrom(', ', ',', ' , ', ',  '))
+      .tuple(key, value, fc.constantFrom(': ', ':  ', ':'), fc.constantFrom(', ', ',', ' , ', ',  '))
       .map(([k, v, colon, comma]) => ({ k, text: `${k}${colon}${v}`, comma }));
     const mapping = fc
       .tuple(fc.array(pair, { maxLength: 4 }), fc.constantFrom('{', '{ '), fc.constantFrom('}', ' }'))
@@ -360,5 +383,12 @@ describe('the fast read of client items', () => {
       '',
     ].join('\n');
     expect(agree(zone)).toBe(true);
+    const perClient = [
+      '  - {username: c1, plan: Basic, email: c1@example.com, domains: [c1.example, s1.c1.example]}',
+      '  - { username: \'c2\', plan: "Basic" , domains: [ \'c2.example\' ,"s1.c2.example" ] } # two',
+      '  - {username: c3, domains: []}',
+      '',
+    ].join('\n');
+    expect(agree(perClient)).toBe(true);
   });
 });
