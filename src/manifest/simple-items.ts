@@ -21,24 +21,8 @@
  * it to `yaml`'s answer (readItemsWithYaml) on random and generated items, cut anywhere.
  */
 
+import type { PosEntry, PosNode } from './positions.js';
 import { DECIMAL, IPV4, NOT_PLAINLY_A_STRING, plainCharacter, quotedCharacter } from './scalars.js';
-
-/** A node's position (where the whole-document parse's node starts), and its children. */
-export interface PosNode {
-  readonly line: number;
-  readonly column: number;
-  /** A mapping's entries, in document order. */
-  readonly entries?: readonly PosEntry[];
-  /** A sequence's items. */
-  readonly items?: readonly PosNode[];
-}
-
-export interface PosEntry {
-  readonly key: string;
-  readonly line: number;
-  readonly column: number;
-  readonly value: PosNode | undefined;
-}
 
 interface Line {
   /** Offsets of the line's content in the text: from its indentation on, without the line break. */

@@ -359,6 +359,16 @@ export const edit = fc.constantFrom(
   (t: string) => `${t}alias: *d\n`,
   (t: string) => t.replace(/plan: .*/, 'plan: *nope'),
   (t: string) => t.replace(/username: (.*)/, 'username: &u $1\n    email: *u'),
+  // Anchors in the header merged into every client (read part by part): valid, with a typo, a list, not a mapping.
+  (t: string) => mergeInto(t, 'x-d: &d\n  plan: Basic\n  language: de', '*d'),
+  (t: string) => mergeInto(t, 'x-d: &d\n  emial: ops@example.com', '*d'),
+  (t: string) => mergeInto(t, 'x-a: &a {plan: Basic}\nx-b: &b\n  <<: *a\n  language: de\n  plan: Premium', '[*b, *a]'),
+  (t: string) => mergeInto(t, 'x-p: &p Basic', '*p'),
+  // The first client's plan and domains anchored, every later client's an alias to them.
+  (t: string) => aliasLater(aliasLater(t, 'plan'), 'domains'),
+  // An anchor redefined in a later client: later aliases take the last one before them.
+  (t: string) =>
+    aliasLater(t, 'email').replace(/(email: \*email[^\n]*\n)([^]*?)email: \*email/, '$1$2email: &email x@y.example'),
   (t: string) => t.replaceAll('\n', '\r\n'),
   (t: string) => `\uFEFF${t}`,
   (t: string) => t.replace('\n  ', '\n\t'),
@@ -371,3 +381,20 @@ export const edit = fc.constantFrom(
   (t: string) => `${t}clients: []\n`,
   (t: string) => t.replace('clients:', 'clients: [\n]\nx:'),
 );
+
+/** `header` before `clients:`, and a merge key (`<<: source`) opening each block client. */
+function mergeInto(text: string, header: string, source: string): string {
+  return text
+    .replace(/^clients:/m, `${header}\nclients:`)
+    .replace(/\n( *)- username:/g, `\n$1- <<: ${source}\n$1  username:`);
+}
+
+/** The first `key:`'s value anchored (`&key`), each later one an alias to it (`*key`). */
+function aliasLater(text: string, key: string): string {
+  let first = true;
+  return text.replace(new RegExp(`${key}:( [^\\n]*)?`, 'g'), (match, value: string | undefined) => {
+    if (!first) return `${key}: *${key}`;
+    first = false;
+    return `${key}: &${key}${value ?? ''}`;
+  });
+}

@@ -156,7 +156,6 @@ describe('the chunked read', () => {
     ['a tab', valid.replace('username: bob', 'username:\tbob')],
     ['tabs as indentation', valid.replace('\n    domains', '\n\tdomains')],
     ['an alias without its anchor', valid.replace('[alice.example]', '*common')],
-    ['an anchor and an alias', `${valid}  - username: carol\n    domains: *d\n`.replace('domains: [', 'domains: &d [')],
     ['a tag', valid.replace('username: bob', 'username: !!str bob')],
     ['a second document start marker', `---\n---\n${valid}`],
     ['a document end marker', `${valid}...\n`],
@@ -194,6 +193,68 @@ describe('the chunked read', () => {
       line: text.startsWith('\uFEFF#') || text.startsWith('---') ? 6 : 5,
       column: 15,
     });
+  });
+
+  it('reads anchors, aliases and merge keys part by part, as the whole read does, in batches of any size', () => {
+    const anchored = [
+      'version: 1',
+      'x-defaults: &defaults',
+      '  email: team@example.com',
+      '  language: de',
+      'x-https: &https',
+      '  https: {lets_encrypt: true, force: true}',
+      'x-lang: &lang {language: en, email: en@example.com}',
+      'clients:',
+      '  - <<: *defaults',
+      '    username: alice',
+      '    plan: &plan Basic',
+      '    domains:',
+      '      - name: alice.example',
+      '        <<: *https',
+      '  - <<: [*lang, *defaults]',
+      '    username: bob',
+      '    language: fr',
+      '    plan: *plan',
+      '  - username: carol',
+      '    plan: &plan Premium',
+      '  - username: dave',
+      '    plan: *plan',
+      '',
+    ].join('\n');
+    for (const batchChars of [1, 40, 4096]) {
+      const chunked = parseManifestChunked(anchored, FILE, batchChars);
+      expect(chunked).toEqual(parseManifestWhole(anchored, FILE));
+      expect(chunked?.desired?.clients.map((c) => [c.username, c.plan, c.planLoc?.line])).toEqual([
+        ['alice', 'Basic', 11],
+        ['bob', 'Basic', 18],
+        ['carol', 'Premium', 20],
+        ['dave', 'Premium', 22],
+      ]);
+    }
+  });
+
+  it('locates what a merge or an alias brings in at the alias, in each client, as the whole read does', () => {
+    const clients = Array.from({ length: 40 }, (_, i) => `  - <<: *d\n    username: u${i}\n    plan: *p\n`).join('');
+    const text = `version: 1\nx-d: &d\n  emial: ops@example.com\nx-p: &p 3\nclients:\n${clients}`;
+    const whole = parseManifestWhole(text, FILE);
+    expect(whole.diagnostics.slice(0, 2).map((d) => `${d.line}:${d.column}`)).toEqual(['6:9', '8:11']);
+    for (const batchChars of [1, 64, 4096]) expect(parseManifestChunked(text, FILE, batchChars, true)).toEqual(whole);
+    expect(parseManifestChunked(text, FILE, 64, false)).toBeUndefined();
+  });
+
+  it('leaves aliases past the guard, an alias in its own anchor and aliases in the trailer to the whole read', () => {
+    const laughs = Array.from({ length: 30 }, (_, i) => `  - username: u${i}\n    x: &a${i + 1} [*a${i}, *a${i}]\n`);
+    const bomb = `version: 1\nx-0: &a0 [x]\nclients:\n${laughs.join('')}`;
+    for (const text of [
+      bomb,
+      `${valid}  - username: carol\n    plan: &p [*p]\n`,
+      `version: 1\nclients:\n  - username: &u alice\nx-u: *u\n`,
+      `version: 1\nclients:\n  - username: alice\nx-u: &u b\n`,
+    ]) {
+      expect(parseManifestChunked(text, FILE, 64, true), text.slice(0, 60)).toBeUndefined();
+      expect(validateManifest(text, FILE)).toEqual(parseManifestWhole(text, FILE));
+    }
+    expect(validateManifest(bomb, FILE).diagnostics[0]?.message).toMatch(/^aliases expand to too much data/);
   });
 
   it('reads an explicit scalar key (`? key`) as the whole read does: it is inside the item', () => {

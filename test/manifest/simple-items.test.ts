@@ -23,7 +23,7 @@ const plainShape = shape.map((s) => ({
 function agree(text: string, start = 0, end = text.length): boolean {
   const firstLine = text.slice(0, start).split('\n').length - 1;
   const fast = readSimpleItems(text, start, end, firstLine);
-  if (fast !== undefined) expect(fast).toEqual(readItemsWithYaml(text, start, end, firstLine, 100));
+  if (fast !== undefined) expect(fast).toEqual(readItemsWithYaml(text, start, end, firstLine));
   return fast !== undefined;
 }
 
