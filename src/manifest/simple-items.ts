@@ -21,17 +21,9 @@
  * it to `yaml`'s answer (readItemsWithYaml) on random and generated items, cut anywhere.
  */
 
+import { type Line, Lines } from './item-lines.js';
 import type { PosEntry, PosNode } from './positions.js';
 import { DECIMAL, IPV4, NOT_PLAINLY_A_STRING, plainCharacter, quotedCharacter } from './scalars.js';
-
-interface Line {
-  /** Offsets of the line's content in the text: from its indentation on, without the line break. */
-  readonly start: number;
-  readonly end: number;
-  readonly indent: number;
-  /** The line's number in the file, from 1. */
-  readonly number: number;
-}
 
 interface Read {
   readonly value: unknown;
@@ -58,44 +50,22 @@ export function readSimpleItems(
   end: number,
   firstLine: number,
 ): { readonly clients: unknown[]; readonly seq: PosNode } | undefined {
-  const lines = contentLines(text, start, end, firstLine);
-  const first = lines[0];
+  const lines = new Lines(text, start, end, firstLine);
+  const first = lines.line;
   if (first === undefined) return undefined;
   const reader = new LineReader(text, lines);
   const seq = reader.sequence(first.indent);
-  if (seq === undefined || reader.at !== lines.length || !Array.isArray(seq.value)) return undefined;
+  if (seq === undefined || lines.line !== undefined || !Array.isArray(seq.value)) return undefined;
   return { clients: seq.value, seq: seq.pos };
 }
 
-/** The lines that hold something (not blank, not only a comment). */
-function contentLines(text: string, start: number, end: number, firstLine: number): Line[] {
-  const lines: Line[] = [];
-  let number = firstLine;
-  for (let at = start; at < end;) {
-    const newline = text.indexOf('\n', at);
-    const broken = newline !== -1 && newline < end;
-    const next = broken ? newline + 1 : end;
-    let stop = broken ? newline : end;
-    // \r\n ends a line; a \r without its \n is yaml's to read (chunked.ts refuses it first).
-    if (broken && stop > at && text.charCodeAt(stop - 1) === 13) stop--;
-    number++;
-    let indent = 0;
-    while (at + indent < stop && text.charCodeAt(at + indent) === 32) indent++;
-    if (at + indent < stop && text.charCodeAt(at + indent) !== 35) lines.push({ start: at, end: stop, indent, number });
-    at = next;
-  }
-  return lines;
-}
-
 class LineReader {
-  /** The next line to read. */
-  at = 0;
   /** Collections open around the current line: deeper than a manifest goes is yaml's to read. */
   private depth = 0;
 
   constructor(
     private readonly text: string,
-    private readonly lines: readonly Line[],
+    private readonly lines: Lines,
   ) {}
 
   /** A block sequence whose dashes stand at `indent`, from the current line. */
@@ -107,11 +77,11 @@ class LineReader {
   }
 
   private sequenceAt(indent: number): Read | undefined {
-    const first = this.lines[this.at];
+    const first = this.lines.line;
     if (first === undefined) return undefined;
     const values: unknown[] = [];
     const items: PosNode[] = [];
-    for (let line = this.lines[this.at]; line !== undefined && line.indent === indent; line = this.lines[this.at]) {
+    for (let line = this.lines.line; line !== undefined && line.indent === indent; line = this.lines.line) {
       const dash = line.start + indent;
       if (this.text.charCodeAt(dash) !== 45 || this.text.charCodeAt(dash + 1) !== 32) return undefined;
       let content = dash + 2;
@@ -122,7 +92,7 @@ class LineReader {
       items.push(item.pos);
     }
     // What follows is less indented (the parent's), or the batch ends.
-    const after = this.lines[this.at];
+    const after = this.lines.line;
     if (after !== undefined && after.indent >= indent) return undefined;
     return { value: values, pos: { line: first.number, column: indent + 1, items } };
   }
@@ -138,9 +108,9 @@ class LineReader {
   private mappingAt(column: number): Read | undefined {
     const value: Record<string, unknown> = {};
     const entries: { key: string; line: number; column: number; value: PosNode }[] = [];
-    const first = this.lines[this.at];
+    const first = this.lines.line;
     if (first === undefined) return undefined;
-    for (let line: Line | undefined = first; line !== undefined; line = this.lines[this.at]) {
+    for (let line: Line | undefined = first; line !== undefined; line = this.lines.line) {
       if (line !== first && line.indent !== column) break;
       const keyStart = line.start + column;
       const after = this.keyEnd(keyStart, line.end);
@@ -161,7 +131,7 @@ class LineReader {
       value[key] = entry.value;
       entries.push({ key, line: line.number, column: column + 1, value: entry.pos });
     }
-    const after = this.lines[this.at];
+    const after = this.lines.line;
     if (after !== undefined && after.indent > column) return undefined;
     return { value, pos: { line: first.number, column: column + 1, entries } };
   }
@@ -180,13 +150,13 @@ class LineReader {
             : c === 34 || c === 39
               ? this.quotedAlone(at, line)
               : this.scalar(at, line);
-      this.at++;
+      this.lines.next();
       // A more indented line after it would go on the scalar (or be an error): yaml's to read.
-      const next = this.lines[this.at];
+      const next = this.lines.line;
       return next !== undefined && next.indent > keyColumn ? undefined : scalar;
     }
-    this.at++;
-    const next = this.lines[this.at];
+    this.lines.next();
+    const next = this.lines.line;
     // Nothing below, or a sequence at the key's own indentation: yaml's to read.
     if (next === undefined || next.indent <= keyColumn) return undefined;
     const content = next.start + next.indent;
@@ -197,9 +167,9 @@ class LineReader {
 
   /** A sequence item that is a scalar: the rest of the current line. */
   private scalarLine(from: number): Read | undefined {
-    const line = this.lines[this.at];
+    const line = this.lines.line;
     if (line === undefined) return undefined;
-    this.at++;
+    this.lines.next();
     const c = this.text.charCodeAt(from);
     return c === 123
       ? this.flowMapping(from, line)
