@@ -60,6 +60,8 @@ export function readSimpleItems(
 }
 
 class LineReader {
+  /** Where the last quoted scalar or flow collection read ended (after its closing quote or bracket). */
+  private end = 0;
   /** Collections open around the current line: deeper than a manifest goes is yaml's to read. */
   private depth = 0;
 
@@ -182,17 +184,18 @@ class LineReader {
   private quotedAlone(from: number, line: Line): Read | undefined {
     const quoted = this.quoted(from, line);
     if (quoted === undefined) return undefined;
-    let at = quoted.end;
+    const end = this.end;
+    let at = end;
     while (at < line.end && this.text.charCodeAt(at) === 32) at++;
-    return at === line.end || (at > quoted.end && this.startsComment(at)) ? quoted.read : undefined;
+    return at === line.end || (at > end && this.startsComment(at)) ? quoted : undefined;
   }
 
   /**
    * A quoted scalar closed on its line: double-quoted without an escape (no backslash), or
    * single-quoted (`''` is a quote); only characters a plain scalar may hold inside, the space
-   * and the indicators. Its value is a string, at the opening quote; `end` is after the closing one.
+   * and the indicators. Its value is a string, at the opening quote; `end` is set after the closing one.
    */
-  private quoted(from: number, line: Line): { read: Read; end: number } | undefined {
+  private quoted(from: number, line: Line): Read | undefined {
     const quote = this.text.charCodeAt(from);
     let value = '';
     let run = from + 1;
@@ -206,7 +209,8 @@ class LineReader {
           continue;
         }
         value += this.text.slice(run, at);
-        return { read: { value, pos: { line: line.number, column: from - line.start + 1 } }, end: at + 1 };
+        this.end = at + 1;
+        return { value, pos: { line: line.number, column: from - line.start + 1 } };
       }
       if (!quotedCharacter(c)) return undefined;
     }
@@ -225,13 +229,13 @@ class LineReader {
   private flowSequence(from: number, line: Line): Read | undefined {
     const found = this.flowSequenceAt(from, line);
     if (found === undefined) return undefined;
-    let at = found.end;
+    let at = this.end;
     while (at < line.end && this.text.charCodeAt(at) === 32) at++;
-    return at < line.end && !this.startsComment(at) ? undefined : found.read;
+    return at < line.end && !this.startsComment(at) ? undefined : found;
   }
 
-  /** `[a, b]` of plain or quoted scalars from `from` on its line; `end` is after the `]`. */
-  private flowSequenceAt(from: number, line: Line): { read: Read; end: number } | undefined {
+  /** `[a, b]` of plain or quoted scalars from `from` on its line; `end` is set after the `]`. */
+  private flowSequenceAt(from: number, line: Line): Read | undefined {
     const values: unknown[] = [];
     const items: PosNode[] = [];
     let at = from + 1;
@@ -243,16 +247,16 @@ class LineReader {
     else {
       for (;;) {
         spaces();
-        const found = this.flowScalar(at, line, 93);
-        if (found === undefined) return undefined;
-        const item = found.read;
-        at = found.end;
+        const item = this.flowScalar(at, line, 93);
+        if (item === undefined) return undefined;
+        at = this.end;
         values.push(item.value);
         items.push(item.pos);
         if (this.text.charCodeAt(at++) === 93) break;
       }
     }
-    return { read: { value: values, pos: { line: line.number, column: from - line.start + 1, items } }, end: at };
+    this.end = at;
+    return { value: values, pos: { line: line.number, column: from - line.start + 1, items } };
   }
 
   /**
@@ -280,10 +284,9 @@ class LineReader {
           return undefined;
         at = after;
         spaces();
-        const found = this.flowScalar(at, line, 125);
-        if (found === undefined) return undefined;
-        const item = found.read;
-        at = found.end;
+        const item = this.flowScalar(at, line, 125);
+        if (item === undefined) return undefined;
+        at = this.end;
         value[key] = item.value;
         entries.push({ key, line: line.number, column: keyStart - line.start + 1, value: item.pos });
         if (this.text.charCodeAt(at++) === 125) break;
@@ -295,10 +298,10 @@ class LineReader {
   }
 
   /**
-   * A scalar in a flow collection from `from`: plain, or quoted then spaces; `end` is at the
+   * A scalar in a flow collection from `from`: plain, or quoted then spaces; `end` is set at the
    * `,` or `close` (`]`, `}`) after it, on the line.
    */
-  private flowScalar(from: number, line: Line, close: number): { read: Read; end: number } | undefined {
+  private flowScalar(from: number, line: Line, close: number): Read | undefined {
     const c = this.text.charCodeAt(from);
     let at = from;
     let read: Read | undefined;
@@ -306,15 +309,16 @@ class LineReader {
       // A quoted scalar, or a sequence as a mapping's value (`{name: a, domains: [b, c]}`).
       const found = c === 91 ? this.flowSequenceAt(from, line) : this.quoted(from, line);
       if (found === undefined) return undefined;
-      read = found.read;
-      at = found.end;
+      read = found;
+      at = this.end;
       while (at < line.end && this.text.charCodeAt(at) === 32) at++;
     } else {
       while (at < line.end && this.text.charCodeAt(at) !== 44 && this.text.charCodeAt(at) !== close) at++;
       read = this.plain(from, at, line);
     }
     const next = this.text.charCodeAt(at);
-    return read === undefined || at >= line.end || (next !== 44 && next !== close) ? undefined : { read, end: at };
+    this.end = at;
+    return read === undefined || at >= line.end || (next !== 44 && next !== close) ? undefined : read;
   }
 
   /**
