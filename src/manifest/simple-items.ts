@@ -65,9 +65,14 @@ class LineReader {
   /** Collections open around the current line: deeper than a manifest goes is yaml's to read. */
   private depth = 0;
 
+  /**
+   * @param lazy a one-line flow mapping's entries are read again from its line when asked
+   *   (FlowMappingPos), not kept
+   */
   constructor(
     private readonly text: string,
     private readonly lines: Lines,
+    private readonly lazy = true,
   ) {}
 
   /** A block sequence whose dashes stand at `indent`, from the current line. */
@@ -264,9 +269,10 @@ class LineReader {
    * scalars or flow sequences of them, then nothing or a comment (a DNS record: `{host: www,
    * type: A, value: 192.0.2.1}`; a client: `{username: a, domains: [a.example]}`).
    */
-  private flowMapping(from: number, line: Line): Read | undefined {
+  flowMapping(from: number, line: Line): Read | undefined {
     const value: Record<string, unknown> = {};
     const entries: PosEntry[] = [];
+    const keep = !this.lazy;
     let at = from + 1;
     const spaces = (): void => {
       while (at < line.end && this.text.charCodeAt(at) === 32) at++;
@@ -288,13 +294,14 @@ class LineReader {
         if (item === undefined) return undefined;
         at = this.end;
         value[key] = item.value;
-        entries.push({ key, line: line.number, column: keyStart - line.start + 1, value: item.pos });
+        if (keep) entries.push({ key, line: line.number, column: keyStart - line.start + 1, value: item.pos });
         if (this.text.charCodeAt(at++) === 125) break;
       }
     }
     spaces();
     if (at < line.end && !this.startsComment(at)) return undefined;
-    return { value, pos: { line: line.number, column: from - line.start + 1, entries } };
+    const column = from - line.start + 1;
+    return { value, pos: keep ? { line: line.number, column, entries } : new FlowMappingPos(this.text, line, column) };
   }
 
   /**
@@ -352,5 +359,36 @@ class LineReader {
     if (!KEY.test(this.text)) return -1;
     const after = KEY.lastIndex;
     return after === end || (after < end && this.text.charCodeAt(after) === 32) ? after : -1;
+  }
+}
+
+/**
+ * Where a one-line flow mapping stands; its entries' positions are read again from its line
+ * when a check asks for them (to locate a problem). A zone of 100,000 records
+ * (`- {host: www, type: A, value: 192.0.2.1}`) keeps one small object a record, not seven.
+ */
+class FlowMappingPos implements PosNode {
+  readonly line: number;
+  readonly #text: string;
+  readonly #start: number;
+  readonly #end: number;
+
+  constructor(
+    text: string,
+    line: Line,
+    readonly column: number,
+  ) {
+    this.line = line.number;
+    this.#text = text;
+    this.#start = line.start;
+    this.#end = line.end;
+  }
+
+  get entries(): readonly PosEntry[] {
+    // The same line read the same way: it was read once already, so it reads again.
+    const lines = new Lines(this.#text, this.#start, this.#end, this.line - 1);
+    const line = lines.line;
+    const read = line && new LineReader(this.#text, lines, false).flowMapping(this.#start + this.column - 1, line);
+    return read?.pos.entries ?? [];
   }
 }

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { readItemsWithYaml } from '../../src/manifest/chunked.js';
+import type { PosNode } from '../../src/manifest/positions.js';
 import { readSimpleItems } from '../../src/manifest/simple-items.js';
 import { anyClients, anyShape, edit, manifestText, shape, validClients } from './arbitraries.js';
 
@@ -19,12 +20,22 @@ const plainShape = shape.map((s) => ({
   domainIndent: s.domainIndent === 0 ? 2 : s.domainIndent,
 }));
 
-/** Both reads of the items from `start` to `end`; the fast one's answer, if any, must be yaml's. */
+/**
+ * Both reads of the items from `start` to `end`; the fast one's answer, if any, must be yaml's,
+ * positions compared as plain data (the fast read's flow mappings read their entries when asked).
+ */
 function agree(text: string, start = 0, end = text.length): boolean {
   const firstLine = text.slice(0, start).split('\n').length - 1;
   const fast = readSimpleItems(text, start, end, firstLine);
-  if (fast !== undefined) expect(fast).toEqual(readItemsWithYaml(text, start, end, firstLine));
+  const slow = readItemsWithYaml(text, start, end, firstLine);
+  if (fast !== undefined) expect({ ...fast, seq: plain(fast.seq) }).toEqual({ ...slow, seq: slow && plain(slow.seq) });
   return fast !== undefined;
+}
+
+/** A position tree as plain objects, what a getter gives read. */
+function plain(pos: PosNode): unknown {
+  const entries = pos.entries?.map((e) => ({ ...e, value: e.value && plain(e.value) }));
+  return { line: pos.line, column: pos.column, entries, items: pos.items?.map(plain) };
 }
 
 /** The `clients:` section of a manifest's text: from the line after `clients:` to the next top-level key. */
