@@ -12,6 +12,7 @@ import { readItemsWithYaml } from '../../src/manifest/chunked.js';
 import type { PosNode } from '../../src/manifest/positions.js';
 import { readSimpleItems } from '../../src/manifest/simple-items.js';
 import { anyClients, anyShape, edit, manifestText, shape, validClients } from './arbitraries.js';
+import { TRICKY } from './tricky-scalars.js';
 
 /** The chunked tests' valid layouts, written in plain style with indented domain lists: what the fast read takes. */
 const plainShape = shape.map((s) => ({
@@ -46,85 +47,6 @@ function clientsSection(text: string): [number, number] | undefined {
   const after = /^[A-Za-z%.]/m.exec(text.slice(start));
   return [start, after === null ? text.length : start + after.index];
 }
-
-/** Scalars that YAML may read as something else than the string they spell, and ones it may not. */
-const TRICKY = [
-  'true',
-  'false',
-  'True',
-  'FALSE',
-  'yes',
-  'no',
-  'on',
-  'off',
-  'y',
-  'n',
-  '~',
-  'null',
-  'Null',
-  'NULL',
-  '',
-  '0',
-  '-1',
-  '+1',
-  '1.5',
-  '.5',
-  '1e3',
-  '1E-3',
-  '0x1F',
-  '0o17',
-  '0b101',
-  '1_000',
-  '.inf',
-  '-.Inf',
-  '.NaN',
-  '2001-12-14',
-  '192.0.2.1',
-  '10.0.0.256',
-  '1.2.3',
-  '1.2.3.4.5',
-  '010',
-  '3600',
-  '12:30',
-  '1und1.de',
-  '123.example',
-  'deaf',
-  'face.example',
-  'Basic',
-  'Premium Plus',
-  'a  b',
-  'a #b',
-  'a# b',
-  'x: y',
-  'x:y',
-  'a,b',
-  '[x]',
-  '{x}',
-  "O'Brien",
-  'say "hi"',
-  'back\\slash',
-  '`tick`',
-  '*alias',
-  '&anchor',
-  '!tag',
-  '%pct',
-  '@at',
-  '-dash',
-  '?q',
-  '|pipe',
-  '>fold',
-  'ops@example.com',
-  'bücher.example',
-  'xn--bcher-kva.example',
-  '\u00a0nbsp',
-  'zero\u200bwidth',
-  'bom\ufeff',
-  'sep\u2028line',
-  'ctl\u0085',
-  'emoji😀',
-  'trailing ',
-  'tab\there',
-];
 
 const scalar = fc.oneof(
   {
