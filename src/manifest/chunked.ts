@@ -29,8 +29,8 @@ import { isRecord } from '../util.js';
  * indented lines, the `prune:` block, or over lines of a block sequence at column 0, the
  * `hosting_plans:` list), an indented or sequence header or trailer line that follows no
  * such key, a `clients:` without a block sequence under it, a line that leaves the
- * sequence at any indentation but 0, any YAML error or warning in any part, a tag, block
- * scalar or non-scalar key anywhere, an alias without its anchor before it (or inside it), an
+ * sequence at any indentation but 0, any YAML error or warning in any part (an unknown tag
+ * is a warning), a non-scalar key anywhere, an alias without its anchor before it (or inside it), an
  * anchor or alias in the trailer, a merge key (`<<`) of what is not a mapping, aliases that
  * expand past the whole read's guard (positions.ts: anchors, aliases and merges are read part
  * by part, each alias standing for the last anchor of its name before it), and (for files up to

@@ -119,7 +119,6 @@ export class Reading {
       this.nodes += target.size;
       return { ...place(node.range[0]), alias: target.pos };
     }
-    if (node.tag !== undefined) return undefined;
     let anchored: Anchored | undefined;
     if (node.anchor !== undefined) {
       if (node.range[0] >= this.before) return undefined;
@@ -140,7 +139,6 @@ export class Reading {
     const at = place(node.range[0]);
     this.nodes++;
     if (isScalar(node)) {
-      if (node.type === Scalar.BLOCK_FOLDED || node.type === Scalar.BLOCK_LITERAL) return undefined;
       // A plain scalar that goes on with a line like a list item: an indentation mistake the
       // whole read reports (indentation.ts).
       return node.type === Scalar.PLAIN && ITEM_LIKE_LINE.test(text.slice(node.range[0], node.range[1]))

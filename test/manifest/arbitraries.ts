@@ -8,6 +8,7 @@
  */
 import fc from 'fast-check';
 import { BAD_SETTINGS, type SettingSpec, VALID_SETTINGS } from './item-specs.js';
+import { aliasLater, mergeInto } from './anchor-edits.js';
 import { anyPlans, validPlans } from './plan-lines.js';
 
 /** A domain item: a name, or `{name, state, settings}` (`state` may be left out, or wrong). */
@@ -375,26 +376,11 @@ export const edit = fc.constantFrom(
   (t: string) => `%YAML 1.2\n---\n${t}`,
   (t: string) => `${t}...\n`,
   (t: string) => t.replace(/plan: .*/, 'plan: |\n      Basic'),
+  (t: string) => t.replace(/email: (.*)/g, 'email: !!str $1').replace(/plan: (.*)/, 'plan: >-\n        $1\n        x'),
+  (t: string) => t.replace(/plan: (.*)/g, 'plan: |+\n        $1\n\n  # c\n'),
   (t: string) => t.replace(/email: .*/, 'email: "ops@\n  example.com"'),
   (t: string) => t.replace('username:', '? username\n    :'),
   (t: string) => t.replace(/(\n *- )/, '$1[ '),
   (t: string) => `${t}clients: []\n`,
   (t: string) => t.replace('clients:', 'clients: [\n]\nx:'),
 );
-
-/** `header` before `clients:`, and a merge key (`<<: source`) opening each block client. */
-function mergeInto(text: string, header: string, source: string): string {
-  return text
-    .replace(/^clients:/m, `${header}\nclients:`)
-    .replace(/\n( *)- username:/g, `\n$1- <<: ${source}\n$1  username:`);
-}
-
-/** The first `key:`'s value anchored (`&key`), each later one an alias to it (`*key`). */
-function aliasLater(text: string, key: string): string {
-  let first = true;
-  return text.replace(new RegExp(`${key}:( [^\\n]*)?`, 'g'), (match, value: string | undefined) => {
-    if (!first) return `${key}: *${key}`;
-    first = false;
-    return `${key}: &${key}${value ?? ''}`;
-  });
-}
