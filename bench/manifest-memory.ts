@@ -9,11 +9,12 @@
  *
  * Shapes, each of `clients` clients as users write them: plain block YAML (the fixtures' shape),
  * the same opening with `---`, quoted strings, one flow mapping per client, the whole manifest as
- * a YAML flow mapping, JSON (indented, compact), a scalar anchor used by some clients, DNS
- * records as flow mappings (ten a domain), one client holding every domain, one domain holding
- * a zone of `clients` x 5 records, a manifest of errors, and a directory of 20 parts. Then plan
- * (no changes, the simulator seeded with the manifest: its lists are read too) and
- * export --into --check of the block shape.
+ * a YAML flow mapping, JSON (indented, compact), a scalar anchor used by some clients, a merge
+ * key in every client, DNS records as flow mappings (ten a domain), one client holding every
+ * domain, one domain holding a zone of `clients` x 5 records, a manifest of errors, and a
+ * directory of 20 parts. Then plan (no changes, the simulator seeded with the manifest: its
+ * lists are read too) and export --into --check of the block shape, over the manifest's bytes
+ * and over all the bytes they read (the manifest's and the panel's lists').
  *
  *   npm run build && node --import tsx bench/manifest-memory.ts [--clients 20000] [--runs 1]
  */
