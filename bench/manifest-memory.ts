@@ -9,11 +9,12 @@
  *
  * Shapes, each of `clients` clients as users write them: plain block YAML (the fixtures' shape),
  * the same opening with `---`, quoted strings, one flow mapping per client, the whole manifest as
- * a YAML flow mapping, JSON (indented, compact), a scalar anchor used by some clients, DNS
- * records as flow mappings (ten a domain), one client holding every domain, one domain holding
- * a zone of `clients` x 5 records, a manifest of errors, and a directory of 20 parts. Then plan
- * (no changes, the simulator seeded with the manifest: its lists are read too) and
- * export --into --check of the block shape.
+ * a YAML flow mapping, JSON (indented, compact), a scalar anchor used by some clients, a merge
+ * key in every client, DNS records as flow mappings (ten a domain), one client holding every
+ * domain, one domain holding a zone of `clients` x 5 records, a manifest of errors, and a
+ * directory of 20 parts. Then plan (no changes, the simulator seeded with the manifest: its
+ * lists are read too) and export --into --check of the block shape, over the manifest's bytes
+ * and over all the bytes they read (the manifest's and the panel's lists').
  *
  *   npm run build && node --import tsx bench/manifest-memory.ts [--clients 20000] [--runs 1]
  */
@@ -48,6 +49,10 @@ const SHAPES: Readonly<Record<string, (n: number) => string>> = {
     lines(n, 'version: 1\nclients:\n', (i) => {
       const plan = i === 1 ? '&plan Basic' : i <= 50 ? '*plan' : 'Basic';
       return `  - username: ${u(i)}\n    plan: ${plan}\n    domains:\n      - ${u(i)}.example\n`;
+    }),
+  'a merge key in every client': (n) =>
+    lines(n, 'version: 1\nx-defaults: &d\n  plan: Basic\n  language: de\nclients:\n', (i) => {
+      return `  - <<: *d\n    username: ${u(i)}\n    domains:\n      - ${u(i)}.example\n`;
     }),
   'DNS records as flow mappings, 10 a domain': (n) =>
     lines(Math.ceil(n / 5), 'version: 1\nclients:\n', (i) => {
@@ -184,10 +189,32 @@ async function partsAndCommands(
     );
     const into = (): number => peakRss([BIN, 'export', '--into', file, '--check'], env, [0, 2]);
     figures.push(perByte('export --into --check, block YAML', bytes, runs, into, planStartup, read, base.idle));
+    // The bytes read by plan and export are the manifest's and the panel's answers (its lists).
+    const answers = await panelBytes(sim.url);
+    const both = bytes + answers;
+    log(`  the panel's lists: ${(answers / 1024 / 1024).toFixed(1)} MB`);
+    figures.push(
+      perByte('plan, per byte of manifest and panel lists', both, runs, planOf(file), planStartup, read, base.idle),
+    );
+    figures.push(perByte('export --into --check, the same', both, runs, into, planStartup, read, base.idle));
   } finally {
     await sim.close();
   }
   return figures;
+}
+
+/** The bytes of the lists plan reads from the panel (clients, domains, hosting plans). */
+async function panelBytes(url: string): Promise<number> {
+  const base = url.replace(/\/+$/, '').endsWith('/api/v2')
+    ? url.replace(/\/+$/, '')
+    : `${url.replace(/\/+$/, '')}/api/v2`;
+  let total = 0;
+  for (const path of ['/clients', '/domains', '/hosting-plans']) {
+    const answer = await fetch(`${base}${path}`, { headers: { 'X-API-Key': BENCH_KEY } });
+    if (!answer.ok) throw new Error(`GET ${path} answered ${String(answer.status)}`);
+    total += (await answer.arrayBuffer()).byteLength;
+  }
+  return total;
 }
 
 // Run alone: print the figures.

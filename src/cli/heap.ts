@@ -5,8 +5,9 @@
  * before a full collection: about 15 to 30 bytes of memory a byte of manifest read, where the
  * goal is 10 (docs/reliability.md, "Sizes"; bench/manifest-memory.ts measures each path). Both
  * flags are read when V8 decides to grow, so they take effect when set at start (bin.ts). CPU
- * time: block YAML and JSON read 10 to 17% faster; the shapes read through yaml batch by batch
- * (quoted strings, a flow mapping per client) up to 30 to 50% slower (docs/benchmarks.md). Not
+ * time: block YAML and JSON read 10 to 17% faster; a batch read through yaml (what the fast read
+ * of simple-items.ts leaves to it: a merge key, a block scalar) up to 30 to 50% slower
+ * (docs/benchmarks.md). Not
  * set for the commands that read no manifest: export of a large panel ran 1.18x slower under
  * them, for no memory goal. Loaded by bin.ts before anything else: imports nothing.
  */

@@ -1,7 +1,7 @@
 import { JSON_ESCAPES } from '../redact.js';
 import type { ChunkedRead, ItemBatch } from './chunked.js';
-import { PositionMap } from './chunked.js';
-import { plainValue, type PosEntry, type PosNode } from './simple-items.js';
+import { plainValue } from './scalars.js';
+import { type PosEntry, type PosNode, PositionMap } from './positions.js';
 
 /**
  * The chunked read of a manifest written as JSON (a script's output: `{"version": 1, "clients":

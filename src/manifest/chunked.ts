@@ -1,8 +1,8 @@
-import { isAlias, isMap, isNode, isScalar, isSeq, LineCounter, parseDocument, Scalar } from 'yaml';
-import type { Document, Node } from 'yaml';
-import { type Found, isMergeKey, type Locator } from './locate.js';
-import type { Location } from './types.js';
-import { type PosEntry, type PosNode, readSimpleItems } from './simple-items.js';
+import { isMap, isScalar, isSeq, LineCounter, parseDocument } from 'yaml';
+import type { Document } from 'yaml';
+import type { Found, Locator } from './locate.js';
+import { aliasLimit, type PosNode, PositionMap, Reading } from './positions.js';
+import { readSimpleItems } from './simple-items.js';
 import { isRecord } from '../util.js';
 
 /**
@@ -29,8 +29,11 @@ import { isRecord } from '../util.js';
  * indented lines, the `prune:` block, or over lines of a block sequence at column 0, the
  * `hosting_plans:` list), an indented or sequence header or trailer line that follows no
  * such key, a `clients:` without a block sequence under it, a line that leaves the
- * sequence at any indentation but 0, any YAML error or warning in any part, an anchor, alias,
- * tag, block scalar or non-scalar key anywhere in an item, and (for files up to
+ * sequence at any indentation but 0, any YAML error or warning in any part (an unknown tag
+ * is a warning), a non-scalar key anywhere, an alias without its anchor before it (or inside it), an
+ * anchor or alias in the trailer, a merge key (`<<`) of what is not a mapping, aliases that
+ * expand past the whole read's guard (positions.ts: anchors, aliases and merges are read part
+ * by part, each alias standing for the last anchor of its name before it), and (for files up to
  * CHUNKED_DIAGNOSTICS_ABOVE, see load.ts) any diagnostic at all from the schema or semantic
  * checks: so every diagnostic, and every location in it, is the whole-document parse's. Larger
  * files keep the chunked read and check their items one by one (checkClientSchema), with the
@@ -69,22 +72,18 @@ const CLIENTS_LINE = /^clients:(?: *| +#.*)$/;
 /** The start of the document: once, before any key (a second is a second document: read whole). */
 const DOCUMENT_START = /^---(?: *| +#.*)$/;
 /**
- * A top-level line the header and trailer may hold: a plain key, then nothing (a block value
- * follows on indented lines: `prune:`), a plain simple value (`version: 1`) or a flow
- * collection (`prune: {domains: true}`, which may go on over indented lines).
+ * A top-level line the header and trailer may hold: a plain key, perhaps an anchor (`x-defaults:
+ * &d`), then nothing (a block value follows on indented lines: `prune:`), a plain simple value
+ * (`version: 1`) or a flow collection (`prune: {domains: true}`, which may go on over indented lines).
  */
-const TOP_LINE = /^(?!clients:)[A-Za-z0-9_][A-Za-z0-9_-]*:(?: *| +#.*| +[A-Za-z0-9_.+-]+ *(?: #.*)?| +[{[].*)$/;
+const TOP_LINE =
+  /^(?!clients:)[A-Za-z0-9_][A-Za-z0-9_-]*:(?: +&[A-Za-z0-9_-]+)?(?: *| +#.*| +[A-Za-z0-9_.+-]+ *(?: #.*)?| +[{[].*)$/;
 
 /**
  * Reads the manifest's data and positions in chunks; undefined when the text is not of the
  * shape this reader handles exactly, or when any part of it has a YAML error or warning.
  */
-export function readChunked(
-  text: string,
-  file: string,
-  maxAliasCount: number,
-  batchChars = BATCH_CHARS,
-): ChunkedRead | undefined {
+export function readChunked(text: string, file: string, batchChars = BATCH_CHARS): ChunkedRead | undefined {
   if (text.includes('\t') || /\r(?!\n)/.test(text)) return undefined;
 
   // Lines as [start, end) offsets of their content: without the line break (\n or \r\n), and
@@ -191,15 +190,18 @@ export function readChunked(
   let sectionNewlines = 0;
   for (let i = text.indexOf('\n', sectionStart); i !== -1 && i < sectionEnd; i = text.indexOf('\n', i + 1))
     sectionNewlines++;
-  const top = position(
+  // Anchors in the header may stand for clients' aliases and merges; none in the trailer.
+  const reading = new Reading(aliasLimit(text));
+  const top = reading.position(
     skeleton.doc.contents,
     (offset) => {
       const { line, col } = skeletonLines.linePos(offset);
       return { line: offset < sectionStart ? line : line + sectionNewlines, column: col };
     },
     skeletonText,
+    sectionStart,
   );
-  const data: unknown = top === undefined ? undefined : skeleton.doc.toJS({ maxAliasCount });
+  const data: unknown = top === undefined ? undefined : reading.toJS(skeleton.doc);
   const clientsValue = skeleton.doc.contents.get('clients', true);
   if (
     top?.entries?.filter((entry) => entry.key === 'clients').length !== 1 ||
@@ -214,7 +216,7 @@ export function readChunked(
   return {
     top: data,
     topSource: new PositionMap(file, text, top),
-    batches: readBatches(text, file, batches, maxAliasCount),
+    batches: readBatches(text, file, batches, reading),
   };
 }
 
@@ -223,12 +225,16 @@ function* readBatches(
   text: string,
   file: string,
   batches: readonly [number, number, number][],
-  maxAliasCount: number,
+  reading: Reading,
 ): Generator<ItemBatch | undefined> {
+  // Without a `*` the text holds no alias: nothing to count for the guard.
+  const mayAlias = text.includes('*');
   for (const [start, end, firstLine] of batches) {
-    const read =
-      readSimpleItems(text, start, end, firstLine) ?? readItemsWithYaml(text, start, end, firstLine, maxAliasCount);
-    if (read === undefined) {
+    const simple = readSimpleItems(text, start, end, firstLine);
+    if (simple !== undefined && mayAlias) reading.count(simple.seq);
+    const read = simple ?? readItemsWithYaml(text, start, end, firstLine, reading);
+    // Aliases that expand past the guard: the whole read says so.
+    if (read === undefined || reading.tooLarge) {
       yield undefined;
       return;
     }
@@ -251,13 +257,13 @@ export function readItemsWithYaml(
   start: number,
   end: number,
   firstLine: number,
-  maxAliasCount: number,
+  reading = new Reading(aliasLimit(text)),
 ): { readonly clients: unknown[]; readonly seq: PosNode } | undefined {
   const batchText = text.slice(start, end);
   const batch = parseClean(batchText);
   if (batch === undefined || !isSeq(batch.doc.contents)) return undefined;
   const lines = batch.lineCounter;
-  const seq = position(
+  const seq = reading.position(
     batch.doc.contents,
     (offset) => {
       const { line, col } = lines.linePos(offset);
@@ -265,8 +271,8 @@ export function readItemsWithYaml(
     },
     batchText,
   );
-  // Only after `position` has found no alias: toJS throws for an alias without its anchor.
-  const clients: unknown = seq?.items === undefined ? undefined : batch.doc.toJS({ maxAliasCount });
+  // Only after `position` has found every alias's anchor: toJS throws for an alias without one.
+  const clients: unknown = seq?.items === undefined ? undefined : reading.toJS(batch.doc);
   if (seq?.items === undefined || !Array.isArray(clients) || clients.length !== seq.items.length) return undefined;
   return { clients, seq };
 }
@@ -277,113 +283,11 @@ function parseClean(text: string): { doc: Document; lineCounter: LineCounter } |
   const doc = parseDocument(text, {
     lineCounter,
     uniqueKeys: true,
+    // As the whole read (load.ts): `<<: *defaults` merges an anchored mapping.
+    merge: true,
     prettyErrors: false,
     logLevel: 'error',
   });
   if (doc.errors.length > 0 || doc.warnings.length > 0) return undefined;
   return { doc, lineCounter };
-}
-
-/** A line break, then what reads as a list item (`- `) after the indentation. */
-const ITEM_LIKE_LINE = /\n *-(?:[ \r\n]|$)/;
-
-/** The line and column (from 1) in the file of an offset in a parsed part of it. */
-type Place = (offset: number) => { line: number; column: number };
-
-/**
- * The positions of `node` and its children; undefined (give up) for anything the
- * whole-document parse could read differently or the checks would locate through: aliases,
- * anchors, tags, block scalars, keys that are not scalars, merge keys, a plain scalar that
- * goes on with a line like a list item.
- */
-function position(node: Node, place: Place, text: string): PosNode | undefined {
-  if (
-    isAlias(node) ||
-    node.anchor !== undefined ||
-    node.tag !== undefined ||
-    node.range === undefined ||
-    node.range === null
-  ) {
-    return undefined;
-  }
-  const at = place(node.range[0]);
-  if (isScalar(node)) {
-    if (node.type === Scalar.BLOCK_FOLDED || node.type === Scalar.BLOCK_LITERAL) return undefined;
-    // A plain scalar that goes on with a line like a list item: an indentation mistake the
-    // whole read reports (indentation.ts).
-    return node.type === Scalar.PLAIN && ITEM_LIKE_LINE.test(text.slice(node.range[0], node.range[1])) ? undefined : at;
-  }
-  if (isSeq(node)) {
-    const items: PosNode[] = [];
-    for (const item of node.items) {
-      if (!isNode(item)) return undefined;
-      const child = position(item, place, text);
-      if (child === undefined) return undefined;
-      items.push(child);
-    }
-    return { ...at, items };
-  }
-  if (isMap(node)) {
-    const entries: PosEntry[] = [];
-    for (const pair of node.items) {
-      const key = pair.key;
-      // A merge key (`<<: *defaults`) is read whole, where yaml merges it.
-      if (!isScalar(key) || isMergeKey(key)) return undefined;
-      const keyAt = position(key, place, text);
-      if (keyAt === undefined) return undefined;
-      let value: PosNode | undefined;
-      if (isNode(pair.value)) {
-        value = position(pair.value, place, text);
-        if (value === undefined) return undefined;
-      }
-      entries.push({ key: String(key.value), line: keyAt.line, column: keyAt.column, value });
-    }
-    return { ...at, entries };
-  }
-  return undefined;
-}
-
-/** Locates data paths in the positions the chunked reader kept. */
-export class PositionMap implements Locator<PosNode> {
-  constructor(
-    readonly file: string,
-    private readonly text: string,
-    private readonly top: PosNode,
-  ) {}
-
-  offset(offset: number): Location {
-    let line = 1;
-    let start = 0;
-    for (let i = this.text.indexOf('\n'); i !== -1 && i < offset; i = this.text.indexOf('\n', i + 1)) {
-      line++;
-      start = i + 1;
-    }
-    return { file: this.file, line, column: offset - start + 1 };
-  }
-
-  at(found: Found<PosNode>): Location {
-    const node = found.via ?? found.node;
-    return { file: this.file, line: node.line, column: node.column };
-  }
-
-  root(): Found<PosNode> {
-    return { node: this.top, via: undefined };
-  }
-
-  step(from: Found<PosNode>, key: string | number): Found<PosNode> | undefined {
-    const { entries, items } = from.node;
-    let child: PosNode | undefined;
-    if (entries !== undefined) child = entries.find((entry) => entry.key === String(key))?.value;
-    else if (items !== undefined && typeof key === 'number') child = items[key];
-    return child === undefined ? undefined : { node: child, via: undefined };
-  }
-
-  keyAt(found: Found<PosNode>, key: string): Location | undefined {
-    const entry = found.node.entries?.find((e) => e.key === key);
-    return entry === undefined ? undefined : { file: this.file, line: entry.line, column: entry.column };
-  }
-
-  isSeq(found: Found<PosNode>): boolean {
-    return found.node.items !== undefined;
-  }
 }

@@ -5,6 +5,7 @@ import { BATCH_CHARS, readChunked } from './chunked.js';
 import { readJsonChunked } from './chunked-json.js';
 import { withIndentation } from './indentation.js';
 import { locateIn, SourceMap } from './locate.js';
+import { aliasLimit } from './positions.js';
 import { buildHostingPlans, checkClientPlans } from '../kinds/hosting-plan/manifest-list.js';
 import { lookalikeDiagnostics } from './lookalike.js';
 import { buildPrune } from './prune.js';
@@ -37,22 +38,6 @@ export interface LoadResult {
    */
   readonly hidden?: number;
 }
-
-/**
- * Resource-exhaustion guard for aliases of aliases (the "billion laughs"): the document with
- * its aliases expanded (merges included) may hold at most this many nodes, or one for each
- * character of a larger text: one `x-defaults` anchor may be merged into thousands of clients,
- * and what the checks walk stays linear in the bytes read.
- */
-const MAX_ALIAS_NODES = 10_000;
-
-/** The guard for a text (MAX_ALIAS_NODES). */
-function aliasLimit(text: string): number {
-  return Math.max(MAX_ALIAS_NODES, text.length);
-}
-
-/** The chunked read leaves every alias to the whole read: a guard for what it parses, never reached. */
-const CHUNKED_ALIAS_COUNT = 100;
 
 /**
  * Validates a manifest's bytes (as read from a file, a pipe or stdin): strict UTF-8, then
@@ -170,8 +155,7 @@ export function parseManifestChunked(
   keepDiagnostics = false,
   seens?: SectionSeens,
 ): LoadResult | undefined {
-  const read =
-    readChunked(text, file, CHUNKED_ALIAS_COUNT, batchChars) ?? readJsonChunked(text, file, batchChars ?? BATCH_CHARS);
+  const read = readChunked(text, file, batchChars) ?? readJsonChunked(text, file, batchChars ?? BATCH_CHARS);
   if (read === undefined || !schemaValid(read.top)) return undefined;
   const diagnostics: Diagnostic[] = [];
   const prune = buildPrune(read.top, read.topSource, diagnostics);

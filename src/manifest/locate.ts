@@ -48,7 +48,7 @@ export function findPath<N>(locator: Locator<N>, path: DataPath): Found<N> | und
 }
 
 /** Merges of merges followed at most this deep (an anchor merging another, and so on). */
-const MAX_MERGE_DEPTH = 8;
+export const MAX_MERGE_DEPTH = 8;
 
 /** Maps with more keys than this get a key index, so a map full of typos stays linear. */
 const INDEX_ABOVE = 8;
@@ -207,27 +207,8 @@ export class SourceMap implements Locator<Node> {
    */
   toJS(): unknown {
     const targets = this.targets();
-    // eslint-disable-next-line @typescript-eslint/unbound-method -- called with each alias as `this`
-    const resolve = Alias.prototype.resolve;
-    type Ctx = Parameters<Alias['resolve']>[1];
     try {
-      for (const [alias, target] of targets) {
-        const only = target === undefined ? [] : [target];
-        const fast = (doc: Document, ctx?: Ctx): Node | undefined => {
-          // Without a context yaml only asks for the target (it counts nested aliases).
-          if (ctx === undefined) return target;
-          // The scan the original makes, over the one node it would find.
-          const cache = ctx as { aliasResolveCache?: unknown };
-          const saved = cache.aliasResolveCache;
-          cache.aliasResolveCache = only;
-          try {
-            return resolve.call(alias, doc, ctx);
-          } finally {
-            cache.aliasResolveCache = saved;
-          }
-        };
-        Object.defineProperty(alias, 'resolve', { value: fast, configurable: true, writable: true });
-      }
+      for (const [alias, target] of targets) resolveOnlyTo(alias, target);
       return this.doc.toJS({ maxAliasCount: -1 });
     } finally {
       for (const alias of targets.keys()) delete (alias as { resolve?: unknown }).resolve;
@@ -280,6 +261,30 @@ export class SourceMap implements Locator<Node> {
     this.aliasTargets = targets;
     return targets;
   }
+}
+
+/**
+ * Makes `alias` resolve to `target` (none: unresolved) without yaml's scan: its own resolution
+ * looks at every alias and anchor before the alias, for each alias (SourceMap.toJS), and
+ * finds nothing in another Document (the chunked read's parts: positions.ts). yaml's own
+ * `resolve` still runs, over the one node it would find.
+ */
+export function resolveOnlyTo(alias: Alias, target: Node | undefined): void {
+  const only = target === undefined ? [] : [target];
+  type Ctx = Parameters<Alias['resolve']>[1];
+  const fast = (doc: Document, ctx?: Ctx): Node | undefined => {
+    // Without a context yaml only asks for the target (it counts nested aliases).
+    if (ctx === undefined) return target;
+    const cache = ctx as { aliasResolveCache?: unknown };
+    const saved = cache.aliasResolveCache;
+    cache.aliasResolveCache = only;
+    try {
+      return Alias.prototype.resolve.call(alias, doc, ctx);
+    } finally {
+      cache.aliasResolveCache = saved;
+    }
+  };
+  Object.defineProperty(alias, 'resolve', { value: fast, configurable: true, writable: true });
 }
 
 /** A merge key (`<<`, plain): yaml with `merge: true` reads its value as a symbol. */

@@ -1,15 +1,18 @@
 /**
  * The fast read of a batch of client items (chunked.ts), for the block YAML nearly every
- * manifest is written in: block sequences and block mappings, one plain scalar per line.
+ * manifest is written in: block sequences and block mappings, one scalar per line.
  * `yaml` builds a concrete syntax tree and a Document for that, about 60% of the time plan
  * spends on a 1,000-client manifest (docs/benchmarks.md); this reads the lines directly,
- * block sequences and mappings, and one-line flow sequences and mappings of plain scalars.
+ * block sequences and mappings, and one-line flow sequences and mappings of plain or quoted
+ * scalars (a syntax tree costs about 20 bytes a byte read more than these: docs/benchmarks.md,
+ * "Manifest memory per byte read").
  *
  * It reads only what it can read exactly as `yaml` would, data and positions alike, and gives
- * up (undefined: the batch goes through `yaml`) on anything else: a quoted, block or
- * multi-line scalar, a flow collection other than a sequence of plain scalars or a mapping of
- * plain names to plain scalars on one line (`domains: [a.example, b.example]`, `- {host: www,
- * type: A, value: 192.0.2.1}`), an anchor, alias or tag, an empty value, a key that is
+ * up (undefined: the batch goes through `yaml`) on anything else: a block or multi-line
+ * scalar, a quoted one with an escape (a backslash), a flow collection other than a sequence
+ * of scalars or a mapping of plain names to scalars or sequences of them on one line
+ * (`domains: [a.example, b.example]`, `- {host: www, type: A, value: 192.0.2.1}`, `-
+ * {username: a, domains: [a.example]}`), an anchor, alias or tag, an empty value, a key that is
  * not a plain name, the same key twice, a sequence at its key's own indentation, a plain
  * scalar that is not plainly a string (whatever YAML's core schema could read as a null, a
  * number other than a plain decimal integer, or a boolean other than `true` and `false`), or with a character `yaml` might
@@ -18,31 +21,9 @@
  * it to `yaml`'s answer (readItemsWithYaml) on random and generated items, cut anywhere.
  */
 
-/** A node's position (where the whole-document parse's node starts), and its children. */
-export interface PosNode {
-  readonly line: number;
-  readonly column: number;
-  /** A mapping's entries, in document order. */
-  readonly entries?: readonly PosEntry[];
-  /** A sequence's items. */
-  readonly items?: readonly PosNode[];
-}
-
-export interface PosEntry {
-  readonly key: string;
-  readonly line: number;
-  readonly column: number;
-  readonly value: PosNode | undefined;
-}
-
-interface Line {
-  /** Offsets of the line's content in the text: from its indentation on, without the line break. */
-  readonly start: number;
-  readonly end: number;
-  readonly indent: number;
-  /** The line's number in the file, from 1. */
-  readonly number: number;
-}
+import { type Line, Lines } from './item-lines.js';
+import type { PosEntry, PosNode } from './positions.js';
+import { DECIMAL, IPV4, NOT_PLAINLY_A_STRING, plainCharacter, quotedCharacter } from './scalars.js';
 
 interface Read {
   readonly value: unknown;
@@ -58,21 +39,6 @@ const MAX_KEY = 1000;
 /** Collections nested deeper than this are left to yaml (a manifest nests four deep). */
 const MAX_DEPTH = 32;
 
-/** A plain decimal integer YAML's core schema reads as that number: no sign, no leading zero, safe. */
-const DECIMAL = /^(?:0|[1-9][0-9]{0,14})$/;
-
-/** An IPv4 address (an A record's value): three dots, where a number of the core schema has one at most. */
-const IPV4 = /^[0-9]{1,3}(?:\.[0-9]{1,3}){3}$/;
-
-/**
- * A plain scalar that YAML's core schema could read as something else than a string: a null
- * (`~`, `null`), a boolean in another spelling than `true` and `false`, or a number. Every
- * number of the schema (an integer, a hexadecimal or octal one, a float, `.inf`, `.nan`)
- * starts with a sign, a dot or a digit, and holds only characters of the second class: a
- * wider net than the schema's, so anything it may resolve is caught.
- */
-const NOT_PLAINLY_A_STRING = /^(?:~|null|Null|NULL|True|TRUE|False|FALSE|[-+.0-9][-+.0-9a-fA-FxXoOiInN]*)$/;
-
 /**
  * The client items of `text` from `start` (the start of an item's line) to `end`, whose first
  * line is line `firstLine + 1` of the file: the items' data (what `yaml`'s toJS gives) and the
@@ -84,44 +50,29 @@ export function readSimpleItems(
   end: number,
   firstLine: number,
 ): { readonly clients: unknown[]; readonly seq: PosNode } | undefined {
-  const lines = contentLines(text, start, end, firstLine);
-  const first = lines[0];
+  const lines = new Lines(text, start, end, firstLine);
+  const first = lines.line;
   if (first === undefined) return undefined;
   const reader = new LineReader(text, lines);
   const seq = reader.sequence(first.indent);
-  if (seq === undefined || reader.at !== lines.length || !Array.isArray(seq.value)) return undefined;
+  if (seq === undefined || lines.line !== undefined || !Array.isArray(seq.value)) return undefined;
   return { clients: seq.value, seq: seq.pos };
 }
 
-/** The lines that hold something (not blank, not only a comment). */
-function contentLines(text: string, start: number, end: number, firstLine: number): Line[] {
-  const lines: Line[] = [];
-  let number = firstLine;
-  for (let at = start; at < end;) {
-    const newline = text.indexOf('\n', at);
-    const broken = newline !== -1 && newline < end;
-    const next = broken ? newline + 1 : end;
-    let stop = broken ? newline : end;
-    // \r\n ends a line; a \r without its \n is yaml's to read (chunked.ts refuses it first).
-    if (broken && stop > at && text.charCodeAt(stop - 1) === 13) stop--;
-    number++;
-    let indent = 0;
-    while (at + indent < stop && text.charCodeAt(at + indent) === 32) indent++;
-    if (at + indent < stop && text.charCodeAt(at + indent) !== 35) lines.push({ start: at, end: stop, indent, number });
-    at = next;
-  }
-  return lines;
-}
-
 class LineReader {
-  /** The next line to read. */
-  at = 0;
+  /** Where the last quoted scalar or flow collection read ended (after its closing quote or bracket). */
+  private end = 0;
   /** Collections open around the current line: deeper than a manifest goes is yaml's to read. */
   private depth = 0;
 
+  /**
+   * @param lazy a one-line flow mapping's entries are read again from its line when asked
+   *   (FlowMappingPos), not kept
+   */
   constructor(
     private readonly text: string,
-    private readonly lines: readonly Line[],
+    private readonly lines: Lines,
+    private readonly lazy = true,
   ) {}
 
   /** A block sequence whose dashes stand at `indent`, from the current line. */
@@ -133,11 +84,11 @@ class LineReader {
   }
 
   private sequenceAt(indent: number): Read | undefined {
-    const first = this.lines[this.at];
+    const first = this.lines.line;
     if (first === undefined) return undefined;
     const values: unknown[] = [];
     const items: PosNode[] = [];
-    for (let line = this.lines[this.at]; line !== undefined && line.indent === indent; line = this.lines[this.at]) {
+    for (let line = this.lines.line; line !== undefined && line.indent === indent; line = this.lines.line) {
       const dash = line.start + indent;
       if (this.text.charCodeAt(dash) !== 45 || this.text.charCodeAt(dash + 1) !== 32) return undefined;
       let content = dash + 2;
@@ -148,7 +99,7 @@ class LineReader {
       items.push(item.pos);
     }
     // What follows is less indented (the parent's), or the batch ends.
-    const after = this.lines[this.at];
+    const after = this.lines.line;
     if (after !== undefined && after.indent >= indent) return undefined;
     return { value: values, pos: { line: first.number, column: indent + 1, items } };
   }
@@ -164,9 +115,9 @@ class LineReader {
   private mappingAt(column: number): Read | undefined {
     const value: Record<string, unknown> = {};
     const entries: { key: string; line: number; column: number; value: PosNode }[] = [];
-    const first = this.lines[this.at];
+    const first = this.lines.line;
     if (first === undefined) return undefined;
-    for (let line: Line | undefined = first; line !== undefined; line = this.lines[this.at]) {
+    for (let line: Line | undefined = first; line !== undefined; line = this.lines.line) {
       if (line !== first && line.indent !== column) break;
       const keyStart = line.start + column;
       const after = this.keyEnd(keyStart, line.end);
@@ -187,7 +138,7 @@ class LineReader {
       value[key] = entry.value;
       entries.push({ key, line: line.number, column: column + 1, value: entry.pos });
     }
-    const after = this.lines[this.at];
+    const after = this.lines.line;
     if (after !== undefined && after.indent > column) return undefined;
     return { value, pos: { line: first.number, column: column + 1, entries } };
   }
@@ -199,14 +150,20 @@ class LineReader {
     if (at < line.end && this.text.charCodeAt(at) !== 35) {
       const c = this.text.charCodeAt(at);
       const scalar =
-        c === 91 ? this.flowSequence(at, line) : c === 123 ? this.flowMapping(at, line) : this.scalar(at, line);
-      this.at++;
+        c === 91
+          ? this.flowSequence(at, line)
+          : c === 123
+            ? this.flowMapping(at, line)
+            : c === 34 || c === 39
+              ? this.quotedAlone(at, line)
+              : this.scalar(at, line);
+      this.lines.next();
       // A more indented line after it would go on the scalar (or be an error): yaml's to read.
-      const next = this.lines[this.at];
+      const next = this.lines.line;
       return next !== undefined && next.indent > keyColumn ? undefined : scalar;
     }
-    this.at++;
-    const next = this.lines[this.at];
+    this.lines.next();
+    const next = this.lines.line;
     // Nothing below, or a sequence at the key's own indentation: yaml's to read.
     if (next === undefined || next.indent <= keyColumn) return undefined;
     const content = next.start + next.indent;
@@ -217,10 +174,52 @@ class LineReader {
 
   /** A sequence item that is a scalar: the rest of the current line. */
   private scalarLine(from: number): Read | undefined {
-    const line = this.lines[this.at];
+    const line = this.lines.line;
     if (line === undefined) return undefined;
-    this.at++;
-    return this.text.charCodeAt(from) === 123 ? this.flowMapping(from, line) : this.scalar(from, line);
+    this.lines.next();
+    const c = this.text.charCodeAt(from);
+    return c === 123
+      ? this.flowMapping(from, line)
+      : c === 34 || c === 39
+        ? this.quotedAlone(from, line)
+        : this.scalar(from, line);
+  }
+
+  /** A quoted scalar that ends its line (or is followed by a comment). */
+  private quotedAlone(from: number, line: Line): Read | undefined {
+    const quoted = this.quoted(from, line);
+    if (quoted === undefined) return undefined;
+    const end = this.end;
+    let at = end;
+    while (at < line.end && this.text.charCodeAt(at) === 32) at++;
+    return at === line.end || (at > end && this.startsComment(at)) ? quoted : undefined;
+  }
+
+  /**
+   * A quoted scalar closed on its line: double-quoted without an escape (no backslash), or
+   * single-quoted (`''` is a quote); only characters a plain scalar may hold inside, the space
+   * and the indicators. Its value is a string, at the opening quote; `end` is set after the closing one.
+   */
+  private quoted(from: number, line: Line): Read | undefined {
+    const quote = this.text.charCodeAt(from);
+    let value = '';
+    let run = from + 1;
+    for (let at = from + 1; at < line.end; at++) {
+      const c = this.text.charCodeAt(at);
+      if (c === quote) {
+        if (quote === 39 && this.text.charCodeAt(at + 1) === 39 && at + 1 < line.end) {
+          value += this.text.slice(run, at + 1);
+          run = at + 2;
+          at++;
+          continue;
+        }
+        value += this.text.slice(run, at);
+        this.end = at + 1;
+        return { value, pos: { line: line.number, column: from - line.start + 1 } };
+      }
+      if (!quotedCharacter(c)) return undefined;
+    }
+    return undefined;
   }
 
   /** A plain scalar from `from` to the line's end (or a comment). */
@@ -231,8 +230,17 @@ class LineReader {
     return this.plain(from, end, line);
   }
 
-  /** `[a, b]` on one line, of plain scalars, then nothing or a comment. */
+  /** `[a, b]` on one line, of plain or quoted scalars, then nothing or a comment. */
   private flowSequence(from: number, line: Line): Read | undefined {
+    const found = this.flowSequenceAt(from, line);
+    if (found === undefined) return undefined;
+    let at = this.end;
+    while (at < line.end && this.text.charCodeAt(at) === 32) at++;
+    return at < line.end && !this.startsComment(at) ? undefined : found;
+  }
+
+  /** `[a, b]` of plain or quoted scalars from `from` on its line; `end` is set after the `]`. */
+  private flowSequenceAt(from: number, line: Line): Read | undefined {
     const values: unknown[] = [];
     const items: PosNode[] = [];
     let at = from + 1;
@@ -244,27 +252,27 @@ class LineReader {
     else {
       for (;;) {
         spaces();
-        const start = at;
-        while (at < line.end && this.text.charCodeAt(at) !== 44 && this.text.charCodeAt(at) !== 93) at++;
-        const item = this.plain(start, at, line);
-        if (item === undefined || at === line.end) return undefined;
+        const item = this.flowScalar(at, line, 93);
+        if (item === undefined) return undefined;
+        at = this.end;
         values.push(item.value);
         items.push(item.pos);
         if (this.text.charCodeAt(at++) === 93) break;
       }
     }
-    spaces();
-    if (at < line.end && !this.startsComment(at)) return undefined;
+    this.end = at;
     return { value: values, pos: { line: line.number, column: from - line.start + 1, items } };
   }
 
   /**
-   * `{key: value, ...}` on one line, keys plain names each once, values plain scalars, then
-   * nothing or a comment (a DNS record: `{host: www, type: A, value: 192.0.2.1}`).
+   * `{key: value, ...}` on one line, keys plain names each once, values plain or quoted
+   * scalars or flow sequences of them, then nothing or a comment (a DNS record: `{host: www,
+   * type: A, value: 192.0.2.1}`; a client: `{username: a, domains: [a.example]}`).
    */
-  private flowMapping(from: number, line: Line): Read | undefined {
+  flowMapping(from: number, line: Line): Read | undefined {
     const value: Record<string, unknown> = {};
     const entries: PosEntry[] = [];
+    const keep = !this.lazy;
     let at = from + 1;
     const spaces = (): void => {
       while (at < line.end && this.text.charCodeAt(at) === 32) at++;
@@ -282,18 +290,42 @@ class LineReader {
           return undefined;
         at = after;
         spaces();
-        const start = at;
-        while (at < line.end && this.text.charCodeAt(at) !== 44 && this.text.charCodeAt(at) !== 125) at++;
-        const item = this.plain(start, at, line);
-        if (item === undefined || at === line.end) return undefined;
+        const item = this.flowScalar(at, line, 125);
+        if (item === undefined) return undefined;
+        at = this.end;
         value[key] = item.value;
-        entries.push({ key, line: line.number, column: keyStart - line.start + 1, value: item.pos });
+        if (keep) entries.push({ key, line: line.number, column: keyStart - line.start + 1, value: item.pos });
         if (this.text.charCodeAt(at++) === 125) break;
       }
     }
     spaces();
     if (at < line.end && !this.startsComment(at)) return undefined;
-    return { value, pos: { line: line.number, column: from - line.start + 1, entries } };
+    const column = from - line.start + 1;
+    return { value, pos: keep ? { line: line.number, column, entries } : new FlowMappingPos(this.text, line, column) };
+  }
+
+  /**
+   * A scalar in a flow collection from `from`: plain, or quoted then spaces; `end` is set at the
+   * `,` or `close` (`]`, `}`) after it, on the line.
+   */
+  private flowScalar(from: number, line: Line, close: number): Read | undefined {
+    const c = this.text.charCodeAt(from);
+    let at = from;
+    let read: Read | undefined;
+    if (c === 34 || c === 39 || (c === 91 && close === 125)) {
+      // A quoted scalar, or a sequence as a mapping's value (`{name: a, domains: [b, c]}`).
+      const found = c === 91 ? this.flowSequenceAt(from, line) : this.quoted(from, line);
+      if (found === undefined) return undefined;
+      read = found;
+      at = this.end;
+      while (at < line.end && this.text.charCodeAt(at) === 32) at++;
+    } else {
+      while (at < line.end && this.text.charCodeAt(at) !== 44 && this.text.charCodeAt(at) !== close) at++;
+      read = this.plain(from, at, line);
+    }
+    const next = this.text.charCodeAt(at);
+    this.end = at;
+    return read === undefined || at >= line.end || (next !== 44 && next !== close) ? undefined : read;
   }
 
   /**
@@ -331,33 +363,32 @@ class LineReader {
 }
 
 /**
- * Whether a plain scalar may hold this code unit here and mean only itself: printable ASCII
- * but the indicators, `:`, `,`, brackets and quotes (a space inside but not first), and
- * what Unicode prints from U+00A0 on, except the byte order mark, the line and paragraph
- * separators and the non-characters U+FFFE and U+FFFF. Surrogates come in pairs: the text
- * was decoded from valid UTF-8.
+ * Where a one-line flow mapping stands; its entries' positions are read again from its line
+ * when a check asks for them (to locate a problem). A zone of 100,000 records
+ * (`- {host: www, type: A, value: 192.0.2.1}`) keeps one small object a record, not seven.
  */
-function plainCharacter(code: number, first: boolean): boolean {
-  if (code < 0x80) return (PLAIN_ASCII[code] ?? 0) > (first ? 1 : 0);
-  return code >= 0xa0 && code !== 0xfeff && code !== 0x2028 && code !== 0x2029 && code < 0xfffe;
-}
+class FlowMappingPos implements PosNode {
+  readonly line: number;
+  readonly #text: string;
+  readonly #start: number;
+  readonly #end: number;
 
-/** By ASCII code unit: 0 never in a plain scalar here, 1 inside one but not first, 2 anywhere. */
-const PLAIN_ASCII = new Uint8Array(0x80);
-for (let code = 0x20; code < 0x7f; code++) {
-  const char = String.fromCharCode(code);
-  PLAIN_ASCII[code] = ':,[]{}"\'\\`'.includes(char) ? 0 : ' -?#&*!|>%@~'.includes(char) ? 1 : 2;
-}
+  constructor(
+    text: string,
+    line: Line,
+    readonly column: number,
+  ) {
+    this.line = line.number;
+    this.#text = text;
+    this.#start = line.start;
+    this.#end = line.end;
+  }
 
-/**
- * A plain scalar's value as `yaml` resolves it, for a token already cut at its end (chunked-json.ts,
- * YAML's flow style): `true`, `false`, a plain decimal integer, or a string that is plainly one;
- * undefined for anything else (yaml's to read).
- */
-export function plainValue(text: string): { readonly value: unknown } | undefined {
-  if (text === '' || text.includes(' #')) return undefined;
-  for (let i = 0; i < text.length; i++) if (!plainCharacter(text.charCodeAt(i), i === 0)) return undefined;
-  if (text === 'true' || text === 'false') return { value: text === 'true' };
-  if (DECIMAL.test(text)) return { value: Number(text) };
-  return NOT_PLAINLY_A_STRING.test(text) && !IPV4.test(text) ? undefined : { value: text };
+  get entries(): readonly PosEntry[] {
+    // The same line read the same way: it was read once already, so it reads again.
+    const lines = new Lines(this.#text, this.#start, this.#end, this.line - 1);
+    const line = lines.line;
+    const read = line && new LineReader(this.#text, lines, false).flowMapping(this.#start + this.column - 1, line);
+    return read?.pos.entries ?? [];
+  }
 }

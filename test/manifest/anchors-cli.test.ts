@@ -125,7 +125,7 @@ describe('x- keys and merge keys', () => {
     expect(r.stdout).toBe(`${path}: valid (230 clients, 0 domains)\n`);
   });
 
-  it('large manifests: an x- key is read in chunks, merge keys whole, with the same answer', async () => {
+  it('large manifests: an x- key and merge keys are read in chunks, with the same answer', async () => {
     const clients = (merge: boolean): string =>
       Array.from(
         { length: 3000 },

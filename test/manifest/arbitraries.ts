@@ -8,6 +8,7 @@
  */
 import fc from 'fast-check';
 import { BAD_SETTINGS, type SettingSpec, VALID_SETTINGS } from './item-specs.js';
+import { aliasLater, mergeInto } from './anchor-edits.js';
 import { anyPlans, validPlans } from './plan-lines.js';
 
 /** A domain item: a name, or `{name, state, settings}` (`state` may be left out, or wrong). */
@@ -359,12 +360,24 @@ export const edit = fc.constantFrom(
   (t: string) => `${t}alias: *d\n`,
   (t: string) => t.replace(/plan: .*/, 'plan: *nope'),
   (t: string) => t.replace(/username: (.*)/, 'username: &u $1\n    email: *u'),
+  // Anchors in the header merged into every client (read part by part): valid, with a typo, a list, not a mapping.
+  (t: string) => mergeInto(t, 'x-d: &d\n  plan: Basic\n  language: de', '*d'),
+  (t: string) => mergeInto(t, 'x-d: &d\n  emial: ops@example.com', '*d'),
+  (t: string) => mergeInto(t, 'x-a: &a {plan: Basic}\nx-b: &b\n  <<: *a\n  language: de\n  plan: Premium', '[*b, *a]'),
+  (t: string) => mergeInto(t, 'x-p: &p Basic', '*p'),
+  // The first client's plan and domains anchored, every later client's an alias to them.
+  (t: string) => aliasLater(aliasLater(t, 'plan'), 'domains'),
+  // An anchor redefined in a later client: later aliases take the last one before them.
+  (t: string) =>
+    aliasLater(t, 'email').replace(/(email: \*email[^\n]*\n)([^]*?)email: \*email/, '$1$2email: &email x@y.example'),
   (t: string) => t.replaceAll('\n', '\r\n'),
   (t: string) => `\uFEFF${t}`,
   (t: string) => t.replace('\n  ', '\n\t'),
   (t: string) => `%YAML 1.2\n---\n${t}`,
   (t: string) => `${t}...\n`,
   (t: string) => t.replace(/plan: .*/, 'plan: |\n      Basic'),
+  (t: string) => t.replace(/email: (.*)/g, 'email: !!str $1').replace(/plan: (.*)/, 'plan: >-\n        $1\n        x'),
+  (t: string) => t.replace(/plan: (.*)/g, 'plan: |+\n        $1\n\n  # c\n'),
   (t: string) => t.replace(/email: .*/, 'email: "ops@\n  example.com"'),
   (t: string) => t.replace('username:', '? username\n    :'),
   (t: string) => t.replace(/(\n *- )/, '$1[ '),
