@@ -49,7 +49,6 @@ export interface Plan {
 export type ChangeAction = Change['action'];
 
 /** What apply cannot do as the manifest says: a domain's, a zone's, a hosting plan's or a kind's section's conflict (see their rooms). */
-// eslint-disable-next-line @typescript-eslint/no-redundant-type-constituents -- never while no kind has a section
 export type Conflict = DomainConflict | PlanConflict | ZoneConflict | SectionConflict;
 
 /**
@@ -58,7 +57,6 @@ export type Conflict = DomainConflict | PlanConflict | ZoneConflict | SectionCon
  * section (its room's unknown).
  */
 export type Unknown =
-  // eslint-disable-next-line @typescript-eslint/no-redundant-type-constituents -- never while no kind has a section
   | SectionUnknown
   | { readonly client: string; readonly field: ClientField; readonly domain?: undefined }
   | {
