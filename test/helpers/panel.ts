@@ -86,3 +86,19 @@ export function notesTo(into: string[]): OnEvent {
     if (event.type === 'note') into.push(event.message);
   };
 }
+
+/** The panel_contract message a record parser gives `record`; fails the test when it parses. */
+export function contractRefusal(
+  parse: (record: unknown, where: string) => unknown,
+  record: unknown,
+  where: string,
+): string {
+  try {
+    parse(record, where);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ProvisionError);
+    expect((error as ProvisionError).code).toBe('panel_contract');
+    return (error as Error).message;
+  }
+  throw new Error('parsed');
+}

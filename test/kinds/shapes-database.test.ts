@@ -7,26 +7,16 @@
  * refused with a panel_contract error naming the method, the path and the field.
  */
 import { describe, expect, it } from 'vitest';
-import { ProvisionError } from '../../src/errors.js';
 import { parseDatabaseRecord } from '../../src/kinds/database/index.js';
 import { DATABASE_READ } from '../../src/kinds/database/read.js';
 import { listReader } from '../../src/panel/read.js';
-import { client, rejection } from '../helpers/panel.js';
+import { client, contractRefusal, rejection } from '../helpers/panel.js';
 import { jsonPanel } from '../helpers/raw-panel.js';
 
 const WHERE = 'GET https://panel.example/api/v2/databases';
 
 /** The parse's error message; fails the test when it parses. */
-function refusal(record: unknown): string {
-  try {
-    parseDatabaseRecord(record, WHERE);
-  } catch (error) {
-    expect(error).toBeInstanceOf(ProvisionError);
-    expect((error as ProvisionError).code).toBe('panel_contract');
-    return (error as Error).message;
-  }
-  throw new Error('parsed');
-}
+const refusal = (record: unknown): string => contractRefusal(parseDatabaseRecord, record, WHERE);
 
 describe('a database as a real panel answers it', () => {
   it('reads the list item a v2 dashboard reads (no id_user, remote_hosts [])', () => {

@@ -7,26 +7,16 @@
  * panel_contract error naming the method, the path and the field.
  */
 import { describe, expect, it } from 'vitest';
-import { ProvisionError } from '../../src/errors.js';
 import { parseFtpUserRecord } from '../../src/kinds/ftp-user/index.js';
 import { FTP_USER_READ } from '../../src/kinds/ftp-user/read.js';
 import { listReader } from '../../src/panel/read.js';
-import { client, rejection } from '../helpers/panel.js';
+import { client, contractRefusal, rejection } from '../helpers/panel.js';
 import { jsonPanel } from '../helpers/raw-panel.js';
 
 const WHERE = 'GET https://panel.example/api/v2/ftp-users';
 
 /** The parse's error message; fails the test when it parses. */
-function refusal(record: unknown): string {
-  try {
-    parseFtpUserRecord(record, WHERE);
-  } catch (error) {
-    expect(error).toBeInstanceOf(ProvisionError);
-    expect((error as ProvisionError).code).toBe('panel_contract');
-    return (error as Error).message;
-  }
-  throw new Error('parsed');
-}
+const refusal = (record: unknown): string => contractRefusal(parseFtpUserRecord, record, WHERE);
 
 /** The home read from `home_directory: value`. */
 const home = (value: unknown) => parseFtpUserRecord({ id: 1, username: 'a', home_directory: value }, WHERE).home;

@@ -8,26 +8,16 @@
  * be read, refused with a panel_contract error naming the method, the path and the field.
  */
 import { describe, expect, it } from 'vitest';
-import { ProvisionError } from '../../src/errors.js';
 import { parseMailboxRecord } from '../../src/kinds/mailbox/index.js';
 import { MAILBOX_READ } from '../../src/kinds/mailbox/read.js';
 import { listReader } from '../../src/panel/read.js';
-import { client, rejection } from '../helpers/panel.js';
+import { client, contractRefusal, rejection } from '../helpers/panel.js';
 import { jsonPanel } from '../helpers/raw-panel.js';
 
 const WHERE = 'GET https://panel.example/api/v2/emails';
 
 /** The parse's error message; fails the test when it parses. */
-function refusal(record: unknown): string {
-  try {
-    parseMailboxRecord(record, WHERE);
-  } catch (error) {
-    expect(error).toBeInstanceOf(ProvisionError);
-    expect((error as ProvisionError).code).toBe('panel_contract');
-    return (error as Error).message;
-  }
-  throw new Error('parsed');
-}
+const refusal = (record: unknown): string => contractRefusal(parseMailboxRecord, record, WHERE);
 
 /** `fields` on a mailbox `info@alice.example` (id 1), read. */
 const read = (fields: Record<string, unknown>) =>
