@@ -76,6 +76,8 @@ export interface SecretContext {
   readonly now: () => Date;
   readonly tell: (message: string) => void;
   readonly interrupted: () => boolean;
+  /** The names this run wrote to the secrets file, by kind (panel-named.ts noting: the sink given notes them). */
+  readonly written: ReadonlyMap<string, ReadonlySet<string>>;
   /** The POST, its ambiguous failures resolved (create.ts). */
   readonly post: (
     request: PanelRequest,
@@ -138,7 +140,8 @@ export async function createWithSecret(
   }
   // Where the panel may name it itself, not found by the name sent proves nothing (panel-named.ts).
   const naming = secret.secret.panelNaming;
-  if (earlier !== undefined && naming !== undefined) await noStrays(panel, naming, thing, planned, earlier, slot);
+  if (earlier !== undefined && naming !== undefined)
+    await noStrays(panel, naming, thing, planned, earlier, slot, ctx.written);
   const sent = newPassword === undefined ? undefined : (readable(earlier) ?? newPassword());
   const intentId = newIntentId();
   try {

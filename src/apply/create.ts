@@ -25,6 +25,7 @@ import {
   unsettled,
 } from './create-failures.js';
 import type { Applied } from './execute.js';
+import { noting } from './panel-named.js';
 import { send } from './send.js';
 import { Interrupted, NO_SLOT, type Slot } from './walk.js';
 
@@ -217,6 +218,8 @@ export function creator(
     return { id: idOf(created.answer, panel.describe(request.method, request.path)) };
   };
 
+  // Every create with a secret writes through `noting`, so the journal's names include this run's.
+  const written = new Map<string, Set<string>>();
   const clientContext: ClientContext = {
     panel,
     options,
@@ -225,16 +228,22 @@ export function creator(
     tell,
     interrupted,
     newIds,
+    written,
     post: (request, label, find, left, slot, once) => create(request, label, find, false, left, slot, once),
   };
 
   return {
-    createClient: (change, sink, slot = NO_SLOT) => createClient(clientContext, change, sink, slot),
+    createClient: (change, sink, slot = NO_SLOT) => createClient(clientContext, change, noting(sink, written), slot),
     createSecret: (change, sink, slot = NO_SLOT) => {
       const secret = kindOf(change).secret;
       if (secret === undefined) return Promise.reject(new Error(`a ${change.type} has no password`));
       const planned = requestFor(change, newIds);
-      return createWithSecret(clientContext, { kind: secret.journalKind, name: change.name, planned }, sink, slot);
+      return createWithSecret(
+        clientContext,
+        { kind: secret.journalKind, name: change.name, planned },
+        noting(sink, written),
+        slot,
+      );
     },
     createDomain: (change, slot = NO_SLOT) => createDomain(change, slot),
     domainIdOf: (name) => newIds.get(changeId('domain', name)),

@@ -10,6 +10,7 @@ import type { PanelNaming } from '../kinds/secret.js';
 import type { PanelRequest } from '../kinds/common.js';
 import type { PanelClient } from '../panel/client.js';
 import { listReader } from '../panel/read.js';
+import type { SecretsSink } from '../secrets/journal.js';
 import type { EarlierCreates } from '../secrets/recovery.js';
 import { lookUp, strays } from './create-failures.js';
 import type { Slot } from './walk.js';
@@ -22,6 +23,7 @@ export async function noStrays(
   planned: PanelRequest,
   earlier: EarlierCreates,
   slot: Slot,
+  written: ReadonlyMap<string, ReadonlySet<string>>,
 ): Promise<void> {
   const names = await lookUp(
     () => slot.run(() => naming.candidates(listReader(panel), planned)),
@@ -30,6 +32,30 @@ export async function noStrays(
     'got no answer',
   );
   const known = earlier.known ?? new Set<string>();
-  const unknown = (names ?? []).filter((name) => !known.has(name));
+  const ours = written.get(thing.kind);
+  const unknown = (names ?? []).filter((name) => !known.has(name) && ours?.has(name) !== true);
   if (unknown.length > 0) throw strays(thing, unknown);
+}
+
+/**
+ * `sink`, noting in `written` (by kind) each name this run writes an intent or a password record
+ * for: the journal knows those as it knows an earlier run's (`EarlierCreates.known`, read before
+ * the run), so a thing this run made is never taken for one an earlier run's open create made.
+ */
+export function noting(sink: SecretsSink, written: Map<string, Set<string>>): SecretsSink {
+  const note = (entry: { readonly kind: string; readonly name: string }): void => {
+    const names = written.get(entry.kind) ?? new Set<string>();
+    written.set(entry.kind, names.add(entry.name));
+  };
+  return {
+    intend: (entry) => {
+      note(entry);
+      return sink.intend(entry);
+    },
+    record: (entry) => {
+      note(entry);
+      return sink.record(entry);
+    },
+    refused: (entry) => sink.refused(entry),
+  };
 }

@@ -53,6 +53,10 @@ describe('an FTP user as a real panel answers it', () => {
     expect(home('/home/alice/files/backup')).toBe('/files/backup');
     // The first www or files folder below the account's own: one inside it is part of the home.
     expect(home('/home/users/alice/files/www/old')).toBe('/files/www/old');
+    // The account's own folder is never the root, whatever its name.
+    expect(home('/home/users/www/www/site.example')).toBe('/www/site.example');
+    expect(home('/home/users/files/files')).toBe('/files');
+    expect(home('/home/www/files/backup')).toBe('/files/backup');
     // Written from the client's home, a home is read as it is.
     expect(home('www/alice.example')).toBe('/www/alice.example');
     expect(home('/www/home/users/x')).toBe('/www/home/users/x');

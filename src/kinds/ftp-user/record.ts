@@ -9,7 +9,7 @@
  */
 import type { FieldReader } from '../common.js';
 import { asRecord, contract, idReader, ownerReader, type RecordRead, spelled } from '../panel-record.js';
-import { homeForm } from './home.js';
+import { FTP_HOME_ROOTS, homeForm } from './home.js';
 
 /** An FTP user as read. Each managed field is undefined when the record does not carry it. */
 export interface LiveFtpUser {
@@ -52,16 +52,17 @@ const nameReader: FieldReader<string> = (value) =>
 
 /**
  * A home as the client's home sees it (`/www/alice.example`), from a path written from there or
- * from the server's root: under `/home/` the part from the first `www` or `files` folder below
- * the account's own folder (`/home/users/alice/www/alice.example`, `/home/alice/files`); any
- * other path as written.
+ * from the server's root: the part from the `www` or `files` folder right below the account's own
+ * folder, `/home/users/<account>/` or else `/home/<account>/` (`/home/users/alice/www/alice.example`,
+ * `/home/alice/files`); any other path as written. The account's folder is never taken for the
+ * root: a client may be named `www` or `files` (`/home/users/www/www/site.example`).
  */
 function clientHome(path: string): string {
   const home = homeForm(path);
   const segments = home.split('/').slice(1);
   if (segments[0] !== 'home') return home;
-  const root = segments.findIndex((s, i) => i >= 2 && (s === 'www' || s === 'files'));
-  return root < 0 ? home : `/${segments.slice(root).join('/')}`;
+  const root = [3, 2].find((i) => (i === 2 || segments[1] === 'users') && FTP_HOME_ROOTS.includes(segments[i] ?? ''));
+  return root === undefined ? home : `/${segments.slice(root).join('/')}`;
 }
 
 /** A home: a path string, in the comparison form of the client's home (clientHome); null or blank is unknown. */
