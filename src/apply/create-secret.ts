@@ -18,7 +18,7 @@ import { formatSeconds, isRecord, messageOf, untilAborted } from '../util.js';
 import type { PanelAdapterOptions } from './adapter-options.js';
 import { lookUp } from './create-failures.js';
 import type { Applied } from './execute.js';
-import { noStrays } from './panel-named.js';
+import { nameGiven, noStrays } from './panel-named.js';
 import { settleUnknown, unsettledPassword } from './reset.js';
 import { type FoundSecret, SECRET_LOOKUPS } from './secret-lookups.js';
 import { Interrupted, type Slot } from './walk.js';
@@ -226,7 +226,7 @@ export async function createWithSecret(
     );
   }
   // A panel that named the thing itself holds the password under its own name (KindSecret.panelNaming).
-  const given = id === null ? undefined : await nameGiven(ctx, thing, id, slot);
+  const given = id === null ? undefined : await nameGiven(ctx.panel, ctx.tell, thing, id, slot);
   const renamed = given === undefined ? undefined : secret.secret.panelNaming?.renamed(name, given);
   if (given !== undefined && renamed !== undefined) {
     const named = { ...thing, name: given, label: secretLabel(kind, given) };
@@ -249,24 +249,6 @@ export async function createWithSecret(
   // Completes the record: the last one for a thing is the one that counts.
   await save(sink, thing, { ...base, created_at: now().toISOString(), id: learned, password });
   return { id: learned };
-}
-
-/**
- * The name the panel gave the thing it created as `id`, for a kind whose panel may name it itself
- * (KindSecret.panelNaming); undefined for another kind, or when it cannot be read (then the
- * password is recorded under the name sent, and a note says so).
- */
-async function nameGiven(ctx: SecretContext, thing: Thing, id: number, slot: Slot): Promise<string | undefined> {
-  const naming = secretKind(thing.kind)?.secret.panelNaming;
-  if (naming === undefined) return undefined;
-  try {
-    return await slot.run(() => naming.nameOf(ctx.panel, id));
-  } catch (error) {
-    ctx.tell(
-      `the name the panel gave ${thing.label} (id ${id}) could not be read (${messageOf(error)}): taken as sent`,
-    );
-    return undefined;
-  }
 }
 
 /**

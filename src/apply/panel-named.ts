@@ -1,4 +1,7 @@
 /**
+ * A thing whose panel may name it itself (KindSecret.panelNaming): the name the panel gave the
+ * one a create made, and a later apply's create of one.
+ *
  * A later apply's create of a thing whose panel may name it itself (KindSecret.panelNaming), when
  * an earlier run's create of it was left open (its answer lost, or the run killed) and the panel
  * does not list it under the name sent: that proves nothing, since the earlier POST may have made
@@ -6,13 +9,16 @@
  * land: none of the things its client has on the panel (and none whose record does not say whose
  * it is) is unknown to the journal. Otherwise it is refused, naming them (docs/passwords.md).
  */
+import type { SecretKindName } from '../kinds/kind.js';
 import type { PanelNaming } from '../kinds/secret.js';
 import type { PanelRequest } from '../kinds/common.js';
 import type { PanelClient } from '../panel/client.js';
 import { listReader } from '../panel/read.js';
+import { secretKind } from '../secrets/kinds.js';
 import type { SecretsSink } from '../secrets/journal.js';
 import type { EarlierCreates } from '../secrets/recovery.js';
 import { lookUp, strays } from './create-failures.js';
+import { messageOf } from '../util.js';
 import type { Slot } from './walk.js';
 
 /** Throws the refusal (create-failures.ts strays) when the client has things the journal does not know; else nothing. */
@@ -58,4 +64,26 @@ export function noting(sink: SecretsSink, written: Map<string, Set<string>>): Se
     },
     refused: (entry) => sink.refused(entry),
   };
+}
+
+/**
+ * The name the panel gave the thing it created as `id`, for a kind whose panel may name it itself
+ * (KindSecret.panelNaming); undefined for another kind, or when it cannot be read (then the
+ * password is recorded under the name sent, and `tell` says so).
+ */
+export async function nameGiven(
+  panel: PanelClient,
+  tell: (message: string) => void,
+  thing: { readonly kind: SecretKindName; readonly label: string },
+  id: number,
+  slot: Slot,
+): Promise<string | undefined> {
+  const naming = secretKind(thing.kind)?.secret.panelNaming;
+  if (naming === undefined) return undefined;
+  try {
+    return await slot.run(() => naming.nameOf(panel, id));
+  } catch (error) {
+    tell(`the name the panel gave ${thing.label} (id ${id}) could not be read (${messageOf(error)}): taken as sent`);
+    return undefined;
+  }
 }
