@@ -12,6 +12,7 @@ import { BENCH_KEY, count, manifestYaml } from './fixtures.js';
 import {
   BIN,
   CONCURRENCY,
+  inTurn,
   type Figure,
   LATENCY_MS,
   log,
@@ -108,12 +109,8 @@ async function applyPair(clients: number, dir: string, run: number): Promise<App
       await sim.close();
     }
   };
-  if (run % 2 === 0) {
-    const a = await apply();
-    return { ...a, ...(await minimal()) };
-  }
-  const m = await minimal();
-  return { ...(await apply()), ...m };
+  const [a, m] = await inTurn(run, apply, minimal);
+  return { ...a, ...m };
 }
 
 export async function measureApply(
@@ -317,15 +314,7 @@ export async function measureLifecycle(half: number, dir: string, runs: number):
       await sim.close();
     }
   };
-  for (let run = 0; run < runs; run++) {
-    if (run % 2 === 0) {
-      await apply();
-      await minimal();
-    } else {
-      await minimal();
-      await apply();
-    }
-  }
+  for (let run = 0; run < runs; run++) await inTurn(run, apply, minimal);
   const ratios = applies.map((a, i) => a / (minimals[i] ?? NaN));
   await rm(file, { force: true });
   return {

@@ -17,7 +17,19 @@ import { DEFAULT_CONCURRENCY } from '../src/panel/limits.js';
 import { defaultRecords } from '../src/simulator/zones.js';
 import type { DnsJob, DnsResult } from './dns-probe.js';
 import { BENCH_KEY, count } from './fixtures.js';
-import { type Figure, LATENCY_MS, log, mb, median, ms, plainScript, ROOT, startSim, wholeProcess } from './lib.js';
+import {
+  type Figure,
+  inTurn,
+  LATENCY_MS,
+  log,
+  mb,
+  median,
+  ms,
+  plainScript,
+  ROOT,
+  startSim,
+  wholeProcess,
+} from './lib.js';
 
 /** bench/fixtures.ts's names: client `c<i>` with the domain `c<i>.example`. */
 const domainOf = (i: number): string => `c${i.toString().padStart(6, '0')}.example`;
@@ -104,13 +116,13 @@ export async function measureDns(zones: number, dir: string, runs: number): Prom
       };
     };
     for (let run = 0; run < runs; run++) {
-      if (run % 2 === 0) {
-        plans.push(await one('plan'));
-        minimals.push(await one('minimal'));
-      } else {
-        minimals.push(await one('minimal'));
-        plans.push(await one('plan'));
-      }
+      const [plan, minimal] = await inTurn(
+        run,
+        () => one('plan'),
+        () => one('minimal'),
+      );
+      plans.push(plan);
+      minimals.push(minimal);
     }
   } finally {
     await sim.close();

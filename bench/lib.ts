@@ -29,6 +29,19 @@ export function median(values: readonly number[]): number {
   return sorted.length % 2 === 1 ? (sorted[mid] ?? NaN) : ((sorted[mid - 1] ?? NaN) + (sorted[mid] ?? NaN)) / 2;
 }
 
+/**
+ * One pair of measured sides, run one after the other; which goes first alternates with `run`
+ * (even: `a` first), so neither side always has the warmer machine.
+ */
+export async function inTurn<A, B>(run: number, a: () => Promise<A>, b: () => Promise<B>): Promise<[A, B]> {
+  if (run % 2 === 0) {
+    const first = await a();
+    return [first, await b()];
+  }
+  const first = await b();
+  return [await a(), first];
+}
+
 export function log(text: string): void {
   process.stderr.write(`${text}\n`);
 }

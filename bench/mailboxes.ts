@@ -22,6 +22,7 @@ import { BENCH_KEY, count, seedFor } from './fixtures.js';
 import {
   BIN,
   CONCURRENCY,
+  inTurn,
   type Figure,
   LATENCY_MS,
   log,
@@ -249,12 +250,8 @@ async function applyPair(mode: MailboxMode['apply'], file: string, dir: string, 
       await sim.close();
     }
   };
-  if (run % 2 === 0) {
-    const a = await apply();
-    return { ...a, ...(await minimal()) };
-  }
-  const m = await minimal();
-  return { ...(await apply()), ...m };
+  const [a, m] = await inTurn(run, apply, minimal);
+  return { ...a, ...m };
 }
 
 /** Figure (2): apply creating the mailboxes beside the minimal client's same POSTs. */
