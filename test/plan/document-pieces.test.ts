@@ -7,10 +7,10 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { jsonText } from '../../src/escape.js';
 import { diff } from '../../src/plan/diff.js';
-import { planFingerprint } from '../../src/plan/fingerprint.js';
+import { dependencyFacts, fingerprintOf, planFingerprint } from '../../src/plan/fingerprint.js';
 import { canonicalPieces, indentedPieces, ItemList } from '../../src/plan/json-pieces.js';
 import { type PlanSource, planDocument, planDocumentPieces } from '../../src/plan/saved.js';
-import { canonical } from '../../src/util.js';
+import { canonical, sha256Hex } from '../../src/util.js';
 import { desired, live } from '../helpers/builders.js';
 
 const DESIRED = desired(
@@ -84,5 +84,13 @@ describe('the plan document in pieces', () => {
       }),
       { numRuns: 300 },
     );
+  });
+
+  it('hashes the fingerprint fact by fact, as the JSON text of the sorted pairs', () => {
+    const facts = dependencyFacts(diff(DESIRED, LIVE), LIVE);
+    expect(facts.size).toBeGreaterThan(3);
+    facts.set('a"\u2028', 'é');
+    const whole = JSON.stringify([...facts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+    expect(fingerprintOf(facts)).toBe(`sha256:${sha256Hex(whole)}`);
   });
 });
