@@ -25,7 +25,18 @@ const BASE = process.env.BENCH_BASE;
 function planRun(bin: string, args: readonly string[], env: Readonly<Record<string, string>>, out: string) {
   const result = spawnSync(
     '/usr/bin/time',
-    ['-f', 'BENCH_RSS_KB=%M BENCH_CPU=%U+%S', 'sh', '-c', 'exec "$@" > "$0"', out, process.execPath, bin, 'plan', ...args],
+    [
+      '-f',
+      'BENCH_RSS_KB=%M BENCH_CPU=%U+%S',
+      'sh',
+      '-c',
+      'exec "$@" > "$0"',
+      out,
+      process.execPath,
+      bin,
+      'plan',
+      ...args,
+    ],
     { cwd: ROOT, env: { ...process.env, NO_COLOR: '1', ...env }, stdio: ['ignore', 'ignore', 'pipe'] },
   );
   const stderr = result.stderr.toString();
