@@ -2,7 +2,7 @@
  * `npm run bench [-- --quick] [-- --json] [-- <section>...]`: the engine's figures, each a
  * ratio to a yardstick measured in the same run (the machine is shared and noisy: paired runs,
  * medians). Sections (all by default): apply, inprocess, lifecycle, startup, memory, export,
- * scale, state, dns, parts, zones, manifest, mailboxes. Everything runs on loopback; the simulator runs in its own process
+ * scale, state, dns, parts, zones, manifest, mailboxes, planmem. Everything runs on loopback; the simulator runs in its own process
  * (bench/sim-server.ts). See docs/benchmarks.md for what each figure means and what limits it.
  */
 import { existsSync } from 'node:fs';
@@ -17,6 +17,7 @@ import { BIN, type Figure, LATENCY_MS, log, mb, median, ms } from './lib.js';
 import { measureMailboxes } from './mailboxes.js';
 import { measureManifestMemory } from './manifest-memory.js';
 import { measureParts } from './parts.js';
+import { measurePlanMemory } from './plan-memory.js';
 import { measurePlanScale, measureValidateScale, type PlanScale, type ValidateScale } from './scale.js';
 import { measureStartup, type StartupDetail } from './startup.js';
 import { measureZones } from './zones.js';
@@ -36,6 +37,7 @@ const SECTIONS = [
   'zones',
   'manifest',
   'mailboxes',
+  'planmem',
 ] as const;
 type Section = (typeof SECTIONS)[number];
 
@@ -67,6 +69,7 @@ const MODE = QUICK
       parts: { validate: 10_000, growth: 100_000, plan: 1_000, scoped: 10_000, runs: 3 },
       zones: 3,
       manifest: { clients: 5_000, runs: 1 },
+      planmem: { clients: 5_000, runs: 1 },
       mailboxes: { plan: { clients: 1_000, perClient: 5, runs: 3 }, apply: { clients: 200, perClient: 5, runs: 2 } },
     }
   : {
@@ -85,6 +88,7 @@ const MODE = QUICK
       parts: { validate: 10_000, growth: 100_000, plan: 1_000, scoped: 10_000, runs: 7 },
       zones: 7,
       manifest: { clients: 20_000, runs: 3 },
+      planmem: { clients: 60_000, runs: 1 },
       mailboxes: { plan: { clients: 1_000, perClient: 5, runs: 7 }, apply: { clients: 200, perClient: 5, runs: 5 } },
     };
 
@@ -226,6 +230,10 @@ async function runAll(): Promise<void> {
     if (chosen.has('mailboxes')) {
       log('mailboxes: a converged plan with them beside one without; apply creating them beside the minimal client');
       figures.push(...(await measureMailboxes(MODE.mailboxes, dir)));
+    }
+    if (chosen.has('planmem')) {
+      log('plan of new clients: peak RSS per manifest byte, each output (whole processes)');
+      figures.push(...(await measurePlanMemory(MODE.planmem.clients, MODE.planmem.runs, dir)));
     }
     const totalSeconds = Math.round((performance.now() - started) / 1000);
     if (JSON_OUT) {

@@ -12,8 +12,8 @@ import { DEFAULT_MAX_DELETES, refuseConflicts, refuseMassChanges, withWarnings }
 import { ProvisionError } from '../errors.js';
 import { DEFAULT_CONNECTIONS } from '../panel/index.js';
 import type { PlanView } from '../render/common.js';
-import { renderApplyJson, renderApplySummary } from '../render/outcome.js';
-import { renderPlanText } from '../render/text.js';
+import { applyJsonPieces, renderApplyJson, renderApplySummary } from '../render/outcome.js';
+import { planTextPieces } from '../render/text.js';
 import { generatePassword } from '../secrets/password.js';
 import { secretsGitWarning } from '../secrets/git.js';
 import { SecretsLock } from '../secrets/lock.js';
@@ -27,6 +27,7 @@ import { onGitHubActions, stepSummary, SummaryOutcomes } from './github.js';
 import type { Io } from './io.js';
 import { useColor } from './io.js';
 import { ApplyProgress } from './progress.js';
+import { writePieces } from './write-pieces.js';
 import {
   MASS_HELP,
   MASS_OPTIONS,
@@ -191,7 +192,7 @@ ${exitCodesHelp(['ok', 'failure', 'stalePlan', 'massChange', 'interrupted'])}`,
             command: 'this apply',
           });
         const color = useColor(io.stdout, io.env);
-        if (format === 'text') io.stdout.write(renderPlanText(view, { color }));
+        if (format === 'text') await writePieces(io.stdout, planTextPieces(view, { color }));
         refuseConflicts(view.plan, prepared.conflictsAt);
         if (view.plan.changes.length === 0 && unknownPasswords.length === 0) {
           if (format === 'json') io.stdout.write(renderApplyJson([], view.plan, view.panelUrl));
@@ -253,7 +254,7 @@ ${exitCodesHelp(['ok', 'failure', 'stalePlan', 'massChange', 'interrupted'])}`,
           await secrets?.close();
         }
         const interrupted = controller.signal.aborted;
-        if (format === 'json') io.stdout.write(renderApplyJson(outcomes, view.plan, view.panelUrl));
+        if (format === 'json') await writePieces(io.stdout, applyJsonPieces(outcomes, view.plan, view.panelUrl));
         else io.stdout.write(`\n${renderApplySummary(outcomes)}\n`);
         const setAnew = unknownPasswords.length - unsettled.length;
         if (secrets !== undefined && (tally(outcomes).succeeded > 0 || setAnew > 0)) {
@@ -305,7 +306,7 @@ async function confirm(view: PlanView, io: Io, format: 'text' | 'json'): Promise
       },
     );
   }
-  if (format === 'json') io.stderr.write(renderPlanText(view, { color: useColor(io.stderr, io.env) }));
+  if (format === 'json') await writePieces(io.stderr, planTextPieces(view, { color: useColor(io.stderr, io.env) }));
   // A change that destroys data (`destroysData`, the plan document's `destroys_data`) is said in the question too.
   const destroying = view.plan.changes.filter((c) => 'destroysData' in c).length;
   const data = destroying === 0 ? '' : `, ${plural(destroying, 'delete')} destroying data for good`;

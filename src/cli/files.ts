@@ -179,8 +179,12 @@ export function readHint(code: string): string {
  * a document the user asked for (a manifest, a plan), which must hold no credential in the
  * first place (test/e2e/leaks.test.ts) and would no longer parse, or match its hash, with a
  * word blanked.
+ *
+ * `text` may come in pieces (a plan of a hundred megabytes, made as it is written): each is
+ * written as it is taken, and a failure in between (a full disk, a piece that cannot be made)
+ * leaves nothing under `path`, as for a text given whole.
  */
-export async function writeAtomically(path: string, text: string): Promise<void> {
+export async function writeAtomically(path: string, text: string | Iterable<string>): Promise<void> {
   await (await stageWrite(path, text)).commit();
 }
 
@@ -249,7 +253,11 @@ interface StagedWrite {
 }
 
 /** The first half of writeAtomically: checks, the temporary file written, synced, given the old owner and mode. */
-async function stageWrite(path: string, text: string, nothing = NOTHING_WRITTEN): Promise<StagedWrite> {
+async function stageWrite(
+  path: string,
+  text: string | Iterable<string>,
+  nothing = NOTHING_WRITTEN,
+): Promise<StagedWrite> {
   if (path === STDOUT) throw dashRefused();
   const failed = (error: unknown): ProvisionError =>
     error instanceof ProvisionError
@@ -293,7 +301,8 @@ async function stageWrite(path: string, text: string, nothing = NOTHING_WRITTEN)
     const handle = await open(temp, 'wx', existing === undefined ? 0o644 : 0o600);
     created = true;
     try {
-      await handle.writeFile(text);
+      if (typeof text === 'string') await handle.writeFile(text);
+      else for (const piece of text) await writeAll(handle, Buffer.from(piece));
       if (existing !== undefined) await keepOwnerAndMode(handle, existing, path, nothing);
       // On disk before the rename: a crash after it never leaves an empty or partial file.
       await handle.sync();
@@ -318,6 +327,11 @@ async function stageWrite(path: string, text: string, nothing = NOTHING_WRITTEN)
       }
     },
   };
+}
+
+/** All of `bytes` at the file's current end (a write may take part of them). */
+async function writeAll(handle: FileHandle, bytes: Uint8Array): Promise<void> {
+  for (let at = 0; at < bytes.length;) at += (await handle.write(bytes, at)).bytesWritten;
 }
 
 /** What a path that is not a regular file is, for the refusal; undefined for a regular file. */

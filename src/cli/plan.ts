@@ -1,11 +1,12 @@
 import { refuseConflicts, withWarnings } from '../api/prepare.js';
-import { renderPlanText } from '../render/text.js';
+import { planTextPieces } from '../render/text.js';
 import type { Command } from './args.js';
 import { oneOf, parseCommandLine } from './args.js';
 import { safeText } from '../escape.js';
 import { CONNECTION_HELP, CONNECTION_OPTIONS } from './connection.js';
 import { EXIT, exitCodesHelp } from './exit.js';
 import { checkOutPath, writeAtomically } from './files.js';
+import { writePieces } from './write-pieces.js';
 import { readManifestFiles } from './manifest-files.js';
 import { MANIFEST_SIZE_HELP, MANIFEST_SIZE_OPTIONS, manifestSizeLimit } from './manifest-input.js';
 import { onGitHubActions, stepSummary } from './github.js';
@@ -110,19 +111,16 @@ ${exitCodesHelp(['ok', 'failure', 'changes'])}`,
     const view = withWarnings(prepared.view, limits);
     const warnings = view.warnings ?? [];
     // The JSON and Markdown renderers are loaded only for a run that writes them (start-up: test/cli/startup.test.ts).
-    const json = async (): Promise<string> => (await import('../render/json.js')).renderPlanJson(view);
+    // The text and the JSON are written in pieces as they are made, never whole (write-pieces.ts).
+    const json = async (): Promise<Iterable<string>> => (await import('../render/json.js')).planJsonPieces(view);
     const markdown = async (): Promise<string> =>
       (await import('../render/markdown.js')).renderPlanMarkdown(view, {
         showUrl: values['show-url'],
       });
     if (out !== undefined) await writeAtomically(out, await json());
-    io.stdout.write(
-      format === 'json'
-        ? await json()
-        : format === 'markdown'
-          ? await markdown()
-          : renderPlanText(view, { color: useColor(io.stdout, io.env) }),
-    );
+    if (format === 'json') await writePieces(io.stdout, await json());
+    else if (format === 'markdown') io.stdout.write(await markdown());
+    else await writePieces(io.stdout, planTextPieces(view, { color: useColor(io.stdout, io.env) }));
     if (format !== 'text') for (const warning of warnings) io.stderr.write(`warning: ${safeText(warning)}\n`);
     // The step summary exists only under GitHub Actions (stepSummary checks the rest).
     if (onGitHubActions(io.env)) await stepSummary(io, credentials.redactions, await markdown());

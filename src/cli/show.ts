@@ -1,14 +1,15 @@
 import { ProvisionError } from '../errors.js';
 import { quote } from '../escape.js';
-import { renderPlanJson } from '../render/json.js';
+import { planJsonPieces } from '../render/json.js';
 import { renderPlanMarkdown } from '../render/markdown.js';
-import { renderPlanText } from '../render/text.js';
+import { planTextPieces } from '../render/text.js';
 import type { Command } from './args.js';
 import { oneOf, parseCommandLine } from './args.js';
 import { EXIT, exitCodesHelp } from './exit.js';
 import { useColor } from './io.js';
 import { sourceName } from './manifest-input.js';
 import { readInput } from './prepare.js';
+import { writePieces } from './write-pieces.js';
 
 const SHOW_OPTIONS = {
   format: { type: 'string' },
@@ -58,13 +59,10 @@ ${exitCodesHelp(['ok', 'failure'])}`,
     }
     const view = input.saved;
     const showUrl = values['show-url'];
-    io.stdout.write(
-      format === 'json'
-        ? renderPlanJson(view)
-        : format === 'markdown'
-          ? renderPlanMarkdown(view, { showUrl })
-          : renderPlanText(view, { color: useColor(io.stdout, io.env) }),
-    );
+    // The text and the JSON in pieces as they are made (write-pieces.ts); the Markdown is bounded.
+    if (format === 'json') await writePieces(io.stdout, planJsonPieces(view));
+    else if (format === 'markdown') io.stdout.write(renderPlanMarkdown(view, { showUrl }));
+    else await writePieces(io.stdout, planTextPieces(view, { color: useColor(io.stdout, io.env) }));
     return EXIT.ok;
   },
 };

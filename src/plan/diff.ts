@@ -104,20 +104,11 @@ export function diffWithin(
   refuseNewSubdomainZones(domainCreates, new Set(liveDomains(live).map((d) => d.name)));
   // What will stand after the plan beside the live domains: new domains of existing clients.
   const deletes = withoutBlocked(tree.domainDeletes, liveDomains(live), domainCreates, conflicts);
-  const created = new Set(domainCreates.map((d) => d.name));
-  const createdBy = new Map(domainCreates.map((d) => [d.name, d.client.username] as const));
-  const domainChanges: (CreateDomain | UpdateDomain | UpdateZone)[] = domainCreates.map(
-    ({ client, name, liveClient, settings }) =>
-      createDomain(
-        name,
-        client.username,
-        liveClient?.id ?? null,
-        nearestParent(name, created),
-        settings,
-        parentDomainOf(name, { username: client.username, id: liveClient?.id }, index.domains, createdBy),
-      ),
-  );
-  domainChanges.push(...tree.domainUpdates, ...tree.zoneChanges);
+  const domainChanges: (CreateDomain | UpdateDomain | UpdateZone)[] = domainCreateChanges(domainCreates, index);
+  // What the creates were made from is done with: it goes before the plan is ordered (memory).
+  domainCreates.length = 0;
+  for (const update of tree.domainUpdates) domainChanges.push(update);
+  for (const zone of tree.zoneChanges) domainChanges.push(zone);
   // The sections' changes (Kind.section), each kind's in the order it runs them among themselves.
   const sectioned = tree.sections.arranged();
   if (sectioned.problems.length > 0)
@@ -154,6 +145,26 @@ export function diffWithin(
     ...(scope.patterns === undefined ? {} : { scope: { clients: [...scope.patterns] } }),
     ...(tree.sections.notes.length === 0 ? {} : { notes: tree.sections.notes }),
   };
+}
+
+/**
+ * The creates of the domains the plan creates, each after its parent when that is created too.
+ * The look-ups they need live only while they are made.
+ */
+function domainCreateChanges(domainCreates: readonly DomainCreate[], index: LiveIndex): CreateDomain[] {
+  // The domains created, each with its client's username.
+  const createdBy = new Map<string, string>();
+  for (const d of domainCreates) createdBy.set(d.name, d.client.username);
+  return domainCreates.map(({ client, name, liveClient, settings }) =>
+    createDomain(
+      name,
+      client.username,
+      liveClient?.id ?? null,
+      nearestParent(name, createdBy),
+      settings,
+      parentDomainOf(name, { username: client.username, id: liveClient?.id }, index.domains, createdBy),
+    ),
+  );
 }
 
 /** What diff takes beside the manifest and the panel. */

@@ -81,7 +81,7 @@ export function subdomainsFirst(deletes: readonly DeleteDomain[]): DeleteDomain[
 }
 
 /** The longest proper suffix of `name` (two labels at least) that is in `names`. */
-export function nearestParent(name: string, names: ReadonlySet<string>): string | undefined {
+export function nearestParent(name: string, names: { has(name: string): boolean }): string | undefined {
   let dot = name.indexOf('.');
   while (dot !== -1) {
     const suffix = name.slice(dot + 1);

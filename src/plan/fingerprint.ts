@@ -1,7 +1,8 @@
 import type { Live } from '../panel/types.js';
 import { type FactIndex, kindOf } from '../kinds/index.js';
 import type { Fact } from '../kinds/facts.js';
-import { sha256Hex } from '../util.js';
+import { compare } from '../util.js';
+import { sha256OfPieces } from './json-pieces.js';
 import { LiveIndex } from './live-index.js';
 import { takesFacts } from './takes.js';
 import type { Change, Plan } from './types.js';
@@ -40,10 +41,24 @@ export function expectedFacts(plan: Plan): Map<string, string> {
   return facts;
 }
 
-/** `sha256:<hex>` over the facts in key order: the same facts give the same fingerprint. */
+/**
+ * `sha256:<hex>` over the facts in key order (the JSON text of their `[key, value]` pairs): the
+ * same facts give the same fingerprint. Hashed a pair at a time: a plan of 100,000 creates has
+ * as many facts, whose whole text would be tens of megabytes held at once.
+ */
 export function fingerprintOf(facts: ReadonlyMap<string, string>): string {
-  const entries = [...facts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return `sha256:${sha256Hex(JSON.stringify(entries))}`;
+  const keys = [...facts.keys()].sort(compare);
+  return sha256OfPieces(factPairs(keys, facts));
+}
+
+/** `[["k1","v1"],["k2","v2"]]` in pieces, a pair each: JSON.stringify of the pairs, piece by piece. */
+function* factPairs(keys: readonly string[], facts: ReadonlyMap<string, string>): Generator<string> {
+  yield '[';
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i] as string;
+    yield `${i === 0 ? '' : ','}[${JSON.stringify(key)},${JSON.stringify(facts.get(key))}]`;
+  }
+  yield ']';
 }
 
 /** The fingerprint of the live state `plan` was (or is to be) applied against. */

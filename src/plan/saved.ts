@@ -1,7 +1,7 @@
 import { ProvisionError } from '../errors.js';
-import { jsonText } from '../escape.js';
 import { canonical, isRecord, plural, sha256Hex } from '../util.js';
 import { expectedFacts, fingerprintOf } from './fingerprint.js';
+import { batched, canonicalPieces, indentedPieces, ItemList, sha256OfPieces } from './json-pieces.js';
 import { type ChangeJson, changeToJson, readChanges } from './saved-changes.js';
 import type { ChangeAction, Conflict, Plan, Unknown } from './types.js';
 import type { ValidateFunction } from 'ajv/dist/2020.js';
@@ -63,12 +63,15 @@ export interface SavedPlan extends PlanSource {
   readonly formatVersion: string;
 }
 
-/** The plan document, its digest (`plan_sha256`) over every other field. */
-export function planDocument(source: PlanSource): Record<string, unknown> {
+/**
+ * The plan document's fields, in the document's order, with `plan_sha256` empty and the changes
+ * an ItemList: each change's JSON is made only as it is written (json-pieces.ts).
+ */
+function documentFields(source: PlanSource): Record<string, unknown> {
   const { plan } = source;
   const counts: Record<ChangeAction, number> = { create: 0, update: 0, delete: 0 };
   for (const change of plan.changes) counts[change.action]++;
-  const document: Record<string, unknown> = {
+  return {
     format_version: PLAN_FORMAT_VERSION,
     panel_url: source.panelUrl,
     manifest: source.manifest,
@@ -77,7 +80,7 @@ export function planDocument(source: PlanSource): Record<string, unknown> {
     ...(plan.scope === undefined ? {} : { scope: { clients: plan.scope.clients } }),
     fingerprint: source.fingerprint,
     plan_sha256: '',
-    changes: plan.changes.map(changeToJson),
+    changes: new ItemList(plan.changes, changeToJson),
     conflicts: plan.conflicts,
     unknowns: plan.unknowns,
     unmanaged: {
@@ -96,6 +99,12 @@ export function planDocument(source: PlanSource): Record<string, unknown> {
     ...(source.warnings === undefined || source.warnings.length === 0 ? {} : { warnings: source.warnings }),
     summary: { ...counts, conflicts: plan.conflicts.length, unknowns: plan.unknowns.length },
   };
+}
+
+/** The plan document as one tree, its digest (`plan_sha256`) over every other field (planDocumentPieces writes it). */
+export function planDocument(source: PlanSource): Record<string, unknown> {
+  const fields = documentFields(source);
+  const document: Record<string, unknown> = { ...fields, changes: source.plan.changes.map(changeToJson) };
   document.plan_sha256 = planDigest(document);
   return document;
 }
@@ -105,7 +114,20 @@ export function planDocument(source: PlanSource): Record<string, unknown> {
  * (escape.ts jsonText); the text parses to the same value.
  */
 export function planDocumentText(source: PlanSource): string {
-  return `${jsonText(planDocument(source), 2)}\n`;
+  return [...planDocumentPieces(source)].join('');
+}
+
+/**
+ * planDocumentText in pieces of about 64 KB, made as they are taken: the digest first (a pass over
+ * the changes, each hashed as it is made), then the text (a second pass). Memory stays that of
+ * one piece and one change, whatever the plan's size; the bytes are planDocumentText's.
+ */
+export function* planDocumentPieces(source: PlanSource): Generator<string> {
+  const fields = documentFields(source);
+  const rest = Object.fromEntries(Object.entries(fields).filter(([key]) => key !== 'plan_sha256'));
+  fields.plan_sha256 = sha256OfPieces(canonicalPieces(rest));
+  yield* batched(indentedPieces(fields));
+  yield '\n';
 }
 
 /**

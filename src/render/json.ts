@@ -1,4 +1,4 @@
-import { planDocumentText } from '../plan/saved.js';
+import { planDocumentPieces, planDocumentText } from '../plan/saved.js';
 import type { PlanView } from './common.js';
 
 /**
@@ -8,4 +8,9 @@ import type { PlanView } from './common.js';
  */
 export function renderPlanJson(view: PlanView): string {
   return planDocumentText(view);
+}
+
+/** renderPlanJson in pieces of about 64 KB, each made as it is taken: for a plan too big to hold as one text. */
+export function planJsonPieces(view: PlanView): Iterable<string> {
+  return planDocumentPieces(view);
 }

@@ -14,35 +14,49 @@ import { changeSummary } from './summary.js';
 
 /**
  * One section per client, its worst first (deletes, updates, creates: a comment cut for length
- * leaves out creates first), each a `<details>` block with a diff of its changes.
+ * leaves out creates first), each a `<details>` block with a diff of its changes. `count` is
+ * known at once; each section's text is made only as `sections` is walked (a comment cut for
+ * length makes the ones it shows only).
  */
-export function markdownSections(changes: readonly Change[]): string[] {
-  return byRank(groupByClient(changes)).map(([client, own]) => {
-    // A client's section is headed by its username (data); the others' by their kinds.
-    const title = client === undefined ? kindsOf(own) : `<code>${markdownText(client)}</code>`;
-    // Inside the fence nothing is markup; requestLine leaves no line break or control character raw.
-    const lines = shownUnder(own).flatMap((c) => [
-      // An international name is read in Unicode; the request carries its ASCII form.
-      ...(unicodeOf(c) !== '' ? [`# ${subject(c)}`] : []),
-      // What a change does beyond its lines, as its kind says (a zone's write: it becomes custom,
-      // a new domain's defaults; a plan's update: its clients keep their copied values).
-      ...kindOf(c)
-        .notes(c)
-        .map((note) => `# ${lineSubject(c)}: ${note}`),
-      // What it changes in the manifest's terms (the request below says it in the panel's).
-      ...describe(c),
-      `${sign(c)} ${requestLine(c)}`,
-    ]);
-    return [
-      `<details><summary>${title}: ${changeSummary(own)}</summary>`,
-      '',
-      '```diff',
-      ...lines,
-      '```',
-      '</details>',
-      '',
-    ].join('\n');
-  });
+export function markdownSections(changes: readonly Change[]): {
+  readonly count: number;
+  readonly sections: () => Generator<string>;
+} {
+  const groups = byRank(groupByClient(changes));
+  return {
+    count: groups.length,
+    *sections() {
+      for (const [client, own] of groups) yield section(client, own);
+    },
+  };
+}
+
+/** A client's section: its changes' diff in a `<details>` block. */
+function section(client: string | undefined, own: readonly Change[]): string {
+  // A client's section is headed by its username (data); the others' by their kinds.
+  const title = client === undefined ? kindsOf(own) : `<code>${markdownText(client)}</code>`;
+  // Inside the fence nothing is markup; requestLine leaves no line break or control character raw.
+  const lines = shownUnder(own).flatMap((c) => [
+    // An international name is read in Unicode; the request carries its ASCII form.
+    ...(unicodeOf(c) !== '' ? [`# ${subject(c)}`] : []),
+    // What a change does beyond its lines, as its kind says (a zone's write: it becomes custom,
+    // a new domain's defaults; a plan's update: its clients keep their copied values).
+    ...kindOf(c)
+      .notes(c)
+      .map((note) => `# ${lineSubject(c)}: ${note}`),
+    // What it changes in the manifest's terms (the request below says it in the panel's).
+    ...describe(c),
+    `${sign(c)} ${requestLine(c)}`,
+  ]);
+  return [
+    `<details><summary>${title}: ${changeSummary(own)}</summary>`,
+    '',
+    '```diff',
+    ...lines,
+    '```',
+    '</details>',
+    '',
+  ].join('\n');
 }
 
 /** `hosting plans`: the kinds of a group that belongs to no client, in the table's order. */

@@ -24,18 +24,18 @@ export interface MarkdownOptions {
  */
 export function renderPlanMarkdown(view: PlanView, options: MarkdownOptions = {}): string {
   const head = markdownHead(view, options.showUrl === true);
-  const sections = markdownSections(view.plan.changes);
+  const { count, sections } = markdownSections(view.plan.changes);
 
   let text = `${head.join('\n')}\n`;
   let shown = 0;
   const reserve = 200;
-  for (const section of sections) {
+  for (const section of sections()) {
     if (text.length + section.length + reserve > MARKDOWN_LIMIT) break;
     text += `${section}\n`;
     shown++;
   }
-  if (shown < sections.length) {
-    const left = sections.length - shown;
+  if (shown < count) {
+    const left = count - shown;
     text +=
       `_${plural(left, 'more client section')} left out to keep this comment under ` +
       `${MARKDOWN_LIMIT.toLocaleString('en-US')} characters: run \`provision plan\` for the whole plan._\n`;

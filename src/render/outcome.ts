@@ -1,5 +1,6 @@
 import { type Outcome, tally } from '../plan/outcome.js';
-import { jsonText, quote, safeText } from '../escape.js';
+import { quote, safeText } from '../escape.js';
+import { batched, indentedPieces, ItemList } from '../plan/json-pieces.js';
 import { subject } from './common.js';
 import { paint as paintIf } from './paint.js';
 import type { Change, Plan } from '../plan/types.js';
@@ -67,31 +68,49 @@ export function renderApplyJson(
   plan: Pick<Plan, 'changes' | 'scope'>,
   panelUrl: string,
 ): string {
+  return [...applyJsonPieces(outcomes, plan, panelUrl)].join('');
+}
+
+/** renderApplyJson in pieces of about 64 KB, each outcome's JSON made as it is written. */
+export function applyJsonPieces(
+  outcomes: readonly Outcome[],
+  plan: Pick<Plan, 'changes' | 'scope'>,
+  panelUrl: string,
+): Iterable<string> {
   const position = new Map(plan.changes.map((c, i) => [c.id, i]));
   const sorted = [...outcomes].sort((a, b) => (position.get(a.change.id) ?? 0) - (position.get(b.change.id) ?? 0));
-  return `${jsonText(
-    {
-      // schemas/apply-result.schema.json's; 1.2: zone outcomes; 1.3: hosting plan outcomes, error_code
-      format_version: '1.3',
-      panel_url: panelUrl,
-      // A plan scoped by --clients: the patterns it was made for (plan/types.ts Plan.scope).
-      ...(plan.scope === undefined ? {} : { scope: { clients: plan.scope.clients } }),
-      outcomes: sorted.map((o) => ({
-        id: o.change.id,
-        action: o.change.action,
-        type: o.change.type,
-        name: o.change.name,
-        status: o.status,
-        ...(o.status === 'succeeded'
-          ? { panel_id: o.id, ...(o.note === undefined ? {} : { note: o.note }) }
-          : o.status === 'failed'
-            ? { error: o.error, ...(o.code === undefined ? {} : { error_code: o.code }) }
-            : { because: o.because }),
-      })),
-      summary: tally(outcomes),
-    },
-    2,
-  )}\n`;
+  position.clear();
+  const document = {
+    // schemas/apply-result.schema.json's; 1.2: zone outcomes; 1.3: hosting plan outcomes, error_code
+    format_version: '1.3',
+    panel_url: panelUrl,
+    // A plan scoped by --clients: the patterns it was made for (plan/types.ts Plan.scope).
+    ...(plan.scope === undefined ? {} : { scope: { clients: plan.scope.clients } }),
+    outcomes: new ItemList(sorted, outcomeJson),
+    summary: tally(outcomes),
+  };
+  return batched(withNewline(indentedPieces(document)));
+}
+
+function* withNewline(pieces: Iterable<string>): Generator<string> {
+  yield* pieces;
+  yield '\n';
+}
+
+/** One outcome as the apply result holds it. */
+function outcomeJson(o: Outcome): Record<string, unknown> {
+  return {
+    id: o.change.id,
+    action: o.change.action,
+    type: o.change.type,
+    name: o.change.name,
+    status: o.status,
+    ...(o.status === 'succeeded'
+      ? { panel_id: o.id, ...(o.note === undefined ? {} : { note: o.note }) }
+      : o.status === 'failed'
+        ? { error: o.error, ...(o.code === undefined ? {} : { error_code: o.code }) }
+        : { because: o.because }),
+  };
 }
 
 /**

@@ -6,12 +6,32 @@ import { type Style, paint as paintIf } from './paint.js';
 import { changeLine, changeParts } from './parts.js';
 import { changeSummary, hasUnmanaged, scopeLine, unmanagedByKind, unmanagedCounts } from './summary.js';
 import { safeText } from '../escape.js';
+import { batched } from '../plan/json-pieces.js';
 
 /** The plan for people, Terraform-like. `color` only when writing to a terminal without NO_COLOR. */
 export function renderPlanText(view: PlanView, options: { color: boolean }): string {
+  return [...planTextPieces(view, options)].join('');
+}
+
+/**
+ * renderPlanText in pieces of about 64 KB, each made as it is taken (a change's lines at a time),
+ * never split inside a line: for a plan too big to hold as one text, written as it is made.
+ */
+export function planTextPieces(view: PlanView, options: { color: boolean }): Iterable<string> {
+  return batched(planLines(view, options));
+}
+
+/** The plan's lines, each with its line break, one change's at a time. */
+function* planLines(view: PlanView, options: { color: boolean }): Generator<string> {
   const paint = (style: Style, text: string): string => paintIf(style, text, options.color);
   const { plan } = view;
-  const out: string[] = [];
+  // Each change's lines go out together: a piece never ends inside one.
+  let out: string[] = [];
+  const flush = (): string => {
+    const text = out.length === 0 ? '' : `${out.join('\n')}\n`;
+    out = [];
+    return text;
+  };
 
   const scope = scopeLine(plan);
   if (scope !== undefined) out.push(paint('bold', `Plan ${safeText(scope)}.`));
@@ -44,26 +64,36 @@ export function renderPlanText(view: PlanView, options: { color: boolean }): str
         if (line !== undefined) out.push(`  ${paint(style, mark)} ${line}`);
       }
       out.push(`  ${paint(style, mark)} ${requestLine(change)}`);
+      yield flush();
     }
     out.push('');
   }
 
   if (plan.conflicts.length > 0) {
     out.push(paint('red', 'Conflicts: apply will send nothing until the manifest or the panel is changed:'));
-    for (const c of plan.conflicts) out.push(`  ${paint('red', '✗')} ${conflictLine(c)}`);
+    for (const c of plan.conflicts) {
+      out.push(`  ${paint('red', '✗')} ${conflictLine(c)}`);
+      yield flush();
+    }
     out.push('');
   }
   const warnings = [...(view.warnings ?? []), ...plan.unknowns.map(unknownLine)];
   if (warnings.length > 0) {
     out.push(paint('yellow', 'Warnings:'));
-    for (const w of warnings) out.push(`  ${paint('yellow', '!')} ${safeText(w)}`);
+    for (const w of warnings) {
+      out.push(`  ${paint('yellow', '!')} ${safeText(w)}`);
+      yield flush();
+    }
     out.push('');
   }
   if (hasUnmanaged(plan.unmanaged)) {
     out.push(`Not in the manifest, left alone: ${unmanagedCounts(plan.unmanaged)}.`);
     if (view.showUnmanaged) {
       for (const { kind, names } of unmanagedByKind(plan.unmanaged))
-        for (const name of names ?? []) out.push(`  ${NOUNS[kind].one} ${safeText(name)}`);
+        for (const name of names ?? []) {
+          out.push(`  ${NOUNS[kind].one} ${safeText(name)}`);
+          yield flush();
+        }
     } else {
       out.push('  (--show-unmanaged lists their names)');
     }
@@ -81,7 +111,7 @@ export function renderPlanText(view: PlanView, options: { color: boolean }): str
         : 'No changes within the scope: the panel matches the manifest for the clients it covers'
       : `Plan: ${changeSummary(plan.changes)}`;
   out.push(paint('bold', `${summary}${findings.length > 0 ? `; ${findings.join(', ')}` : ''}.`));
-  return `${out.join('\n')}\n`;
+  yield flush();
 }
 
 const SIGN_STYLE: Readonly<Record<'+' | '~' | '-', Style>> = {
