@@ -16,7 +16,6 @@ import { isRecord, placeOf } from '../../util.js';
 import { ADDRESS_MAX, type Address, addressOn, isPlainLocalPart, LOCAL_MAX, normalizeLocalPart } from './address.js';
 import { MAILBOX_FIELD_NAMES, type MailboxWants } from './fields.js';
 import {
-  claimOf,
   ItemPlaces,
   labelOf,
   type MailboxListContext,
@@ -98,12 +97,18 @@ export function mailboxItems<L extends Place>(
           'a domain has at most one; set catch_all: false on one of them',
       );
   }
-  return { mailboxes, problems };
+  // Kept with the manifest: copied to its length (built by push, it has room for more than it holds).
+  return { mailboxes: mailboxes.slice(), problems };
 }
+
+/** The paths of the first items' names, each made once: a locator only reads its path. */
+const NAME_PATHS: (readonly (string | number)[])[] = [];
+const NAME_PATHS_KEPT = 64;
 
 /** The path of an item's name below the list. */
 function namePath(index: number): readonly (string | number)[] {
-  return [index, MAILBOX_NAME_KEY];
+  if (index >= NAME_PATHS_KEPT) return [index, MAILBOX_NAME_KEY];
+  return (NAME_PATHS[index] ??= Object.freeze([index, MAILBOX_NAME_KEY]));
 }
 
 /** The fields of a present item that gives none: one object, shared, never changed. */
@@ -221,7 +226,8 @@ function nameTaken<L extends Place>(
 ): boolean {
   const { address, input, loc } = mailbox;
   const named = ctx.seen.names.get(address);
-  const claimed = named === undefined && mailbox.state === 'present' ? claimOf(ctx.seen, address) : undefined;
+  // Not a mailbox's (named is undefined): what claims it is an alias, if anything.
+  const claimed = named === undefined && mailbox.state === 'present' ? ctx.seen.aliases.get(address) : undefined;
   if (named === undefined && claimed === undefined) return false;
   const places = new ItemPlaces(ctx, problems, index);
   if (named !== undefined)
