@@ -264,7 +264,10 @@ export class PositionMap implements Locator<PosNode> {
 
 /** The entry of `key` among a mapping's own entries. */
 function ownEntry(entries: readonly PosEntry[], key: string): PosEntry | undefined {
-  for (const entry of entries) if (entry.key === key) return entry;
+  for (let i = 0; i < entries.length; i++) {
+    const entry = entries[i] as PosEntry;
+    if (entry.key === key) return entry;
+  }
   return undefined;
 }
 
