@@ -310,9 +310,11 @@ export function locateIn<N>(
   atKey: boolean,
 ): Location {
   let found = node;
-  for (const [i, segment] of path.entries()) {
-    if (atKey && i === path.length - 1 && typeof segment === 'string')
-      return source.keyAt(found, segment) ?? source.at(found);
+  // An indexed loop: a section item's place is located for each item read.
+  const last = path.length - 1;
+  for (let i = 0; i <= last; i++) {
+    const segment = path[i] as string | number;
+    if (atKey && i === last && typeof segment === 'string') return source.keyAt(found, segment) ?? source.at(found);
     const next = source.step(found, segment);
     if (next === undefined) break;
     found = next;

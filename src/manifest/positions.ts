@@ -238,8 +238,10 @@ export class PositionMap implements Locator<PosNode> {
     let child: PosNode | undefined;
     let merged: PosNode | undefined;
     if (container.entries !== undefined) {
-      const found = lookup(container, String(key), 0);
-      child = found?.entry.value;
+      const name = String(key);
+      // A mapping without merges (nearly every one): its own entry, without lookup's answer object.
+      const found = container.merges === undefined ? undefined : lookup(container, name, 0);
+      child = found === undefined ? ownEntry(container.entries, name)?.value : found.entry.value;
       merged = found?.via;
     } else if (container.items !== undefined && typeof key === 'number') child = container.items[key];
     if (child === undefined) return undefined;
@@ -260,12 +262,21 @@ export class PositionMap implements Locator<PosNode> {
   }
 }
 
+/** The entry of `key` among a mapping's own entries. */
+function ownEntry(entries: readonly PosEntry[], key: string): PosEntry | undefined {
+  for (let i = 0; i < entries.length; i++) {
+    const entry = entries[i] as PosEntry;
+    if (entry.key === key) return entry;
+  }
+  return undefined;
+}
+
 /**
  * The entry of `key` in `map`, or in the mappings it merges (the map's own keys first, then
  * each source's, as SourceMap's lookup); `via` the merge's alias.
  */
 function lookup(map: PosNode, key: string, depth: number): { entry: PosEntry; via: PosNode | undefined } | undefined {
-  const own = map.entries?.find((entry) => entry.key === key);
+  const own = map.entries === undefined ? undefined : ownEntry(map.entries, key);
   if (own !== undefined || depth > MAX_MERGE_DEPTH)
     return own === undefined ? undefined : { entry: own, via: undefined };
   for (const source of map.merges ?? []) {

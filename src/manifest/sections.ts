@@ -64,17 +64,25 @@ export function readSections<N>(
   diagnostics: Diagnostic[],
 ): ReadSections | undefined {
   let lists: Record<string, readonly { readonly loc: Diagnostic }[]> | undefined;
-  for (const { name, section } of seens.kinds) {
+  // Indexed, the context spelled out: read for each domain item of the manifest.
+  const { kinds } = seens;
+  for (let k = 0; k < kinds.length; k++) {
+    const { name, section } = kinds[k] as SectionKind;
     if (section.parent !== parent) continue;
     const list = item[section.key];
     if (list === undefined) continue;
     const listNode = source.step(node, section.key) ?? node;
-    const read = section.items(
-      list,
-      { ...context, locate: (path, atKey) => locateIn(source, listNode, path, atKey) },
-      seens.of(name),
-    );
-    diagnostics.push(...read.problems);
+    const itemContext: SectionItemContext = {
+      client: context.client,
+      parent: context.parent,
+      parentAbsent: context.parentAbsent,
+      clientDomains: context.clientDomains,
+      ownerOf: context.ownerOf,
+      usernames: context.usernames,
+      locate: (path, atKey) => locateIn(source, listNode, path, atKey),
+    };
+    const read = section.items(list, itemContext, seens.of(name));
+    for (const problem of read.problems) diagnostics.push(problem);
     lists ??= {};
     lists[name] = read.items as readonly { readonly loc: Diagnostic }[];
   }

@@ -22,11 +22,19 @@ export interface Address {
 export const ADDRESS_EXAMPLE = 'info@example.com';
 
 /** The longest local part (RFC 5321) and the longest address a mailbox can have. */
-const LOCAL_MAX = 64;
-const ADDRESS_MAX = 254;
+export const LOCAL_MAX = 64;
+export const ADDRESS_MAX = 254;
 
 /** A dot-atom of RFC 5322 in lowercase: the characters a local part may hold unquoted. */
 const LOCAL_PART = /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*$/;
+
+/**
+ * Whether `input` is a local part in comparison form already (a lowercase dot-atom: normalizeLocalPart
+ * gives it back as it is, when it is at most LOCAL_MAX long).
+ */
+export function isPlainLocalPart(input: string): boolean {
+  return LOCAL_PART.test(input);
+}
 
 /**
  * A local part (`info`, `Info.Desk`) in comparison form (lowercase), or what is wrong with it as

@@ -11,10 +11,29 @@
  * refuses is passed over here. Pure: the caller hands in where things stand (a locator).
  */
 import { quote } from '../../escape.js';
+import { isNormalDomain } from '../../names.js';
 import { isRecord, placeOf } from '../../util.js';
-import { type Address, addressOn, normalizeAddress, normalizeLocalPart } from './address.js';
+import { ADDRESS_MAX, type Address, addressOn, isPlainLocalPart, LOCAL_MAX, normalizeLocalPart } from './address.js';
 import { MAILBOX_FIELD_NAMES, type MailboxWants } from './fields.js';
-import { parseQuota } from './quota.js';
+import {
+  ItemPlaces,
+  labelOf,
+  type MailboxListContext,
+  type MailboxProblem,
+  type Named,
+  type Place,
+  sameAs,
+} from './manifest-context.js';
+import { itemWants } from './manifest-wants.js';
+
+export {
+  type MailboxListContext,
+  type MailboxLocator,
+  type MailboxProblem,
+  type MailboxSeen,
+  mailboxSeen,
+  type Place,
+} from './manifest-context.js';
 
 /** The key of a domain item that lists its mailboxes, and of `prune` that deletes those not listed. */
 export const MAILBOXES_KEY = 'mailboxes';
@@ -24,22 +43,6 @@ export const MAILBOX_NAME_KEY = 'name';
 
 /** The keys of a mailbox item, in the order the schema lists them. */
 export const MAILBOX_ITEM_KEYS: readonly string[] = [MAILBOX_NAME_KEY, 'state', ...MAILBOX_FIELD_NAMES];
-
-/** A place in a manifest file; line and column count from 1. */
-export interface Place {
-  readonly file: string;
-  readonly line: number;
-  readonly column: number;
-}
-
-/** A problem at its place, as the manifest stage collects them (manifest/types.ts Diagnostic). */
-export type MailboxProblem<L extends Place> = L & { readonly severity: 'error' | 'warning'; readonly message: string };
-
-/**
- * Where a path below the `mailboxes` list stands (`[0, 'aliases', 1]`: the second alias of the
- * first item), at its key rather than its value when `atKey`.
- */
-export type MailboxLocator<L extends Place> = (path: readonly (string | number)[], atKey: boolean) => L;
 
 /** A mailbox as the manifest wants it. */
 export interface WantedMailbox extends Address {
@@ -53,50 +56,6 @@ export interface WantedMailbox extends Address {
 /** A mailbox the list gives, and where its name stands. */
 export interface ListedMailbox<L extends Place> extends WantedMailbox {
   readonly loc: L;
-}
-
-/** An address taken by an earlier entry: as written, by a mailbox or as an alias of one, where. */
-interface Taken<L extends Place> {
-  readonly input: string;
-  /** The mailbox's address whose alias it is; undefined: the mailbox's own. */
-  readonly aliasOf: string | undefined;
-  readonly loc: L;
-}
-
-/**
- * The addresses the manifest lists so far, shared across its domains and parts so that one
- * address is listed once: `names` each mailbox's (present or absent), `claims` each address a
- * present mailbox takes (its own, its aliases). A mailbox marked absent frees its address: an
- * alias may take it in the same apply.
- */
-export interface MailboxSeen<L extends Place> {
-  readonly names: Map<string, Taken<L>>;
-  readonly claims: Map<string, Taken<L>>;
-}
-
-export function mailboxSeen<L extends Place>(): MailboxSeen<L> {
-  return { names: new Map(), claims: new Map() };
-}
-
-/** What the list is read against: its domain and client, the client's other domains, and the caller's places. */
-export interface MailboxListContext<L extends Place> {
-  /** The domain the list is under, in comparison form (lowercase ASCII). */
-  readonly domain: string;
-  /** How messages name the client: `client "alice"`. */
-  readonly client: string;
-  /** The domains the manifest lists under the same client (comparison form): an alias may be on one of them. */
-  readonly clientDomains: ReadonlySet<string>;
-  /** How messages name the client that lists `domain` elsewhere in the manifest; undefined: none does. */
-  readonly ownerOf?: (domain: string) => string | undefined;
-  readonly locate: MailboxLocator<L>;
-  readonly seen: MailboxSeen<L>;
-  /** The domain item says `state: absent`: it has no mailboxes (they go with it). */
-  readonly domainAbsent?: boolean;
-}
-
-/** How messages name a mailbox: by its address once known, else by its place in the list. */
-function labelOf(address: string | undefined, index: number, domain: string): string {
-  return address === undefined ? `mailbox #${index + 1} of domain ${quote(domain)}` : `mailbox ${quote(address)}`;
 }
 
 /**
@@ -121,9 +80,11 @@ export function mailboxItems<L extends Place>(
     return { mailboxes, problems };
   }
   let catchAll: { readonly address: string; readonly loc: L } | undefined;
+  // Checked once for the list: every item's address is then built without normalizing it (addressOn).
+  const plainDomain = isNormalDomain(ctx.domain);
   for (let index = 0; index < list.length; index++) {
     const item: unknown = list[index];
-    const mailbox = readItem(item, new ItemPlaces(ctx, problems, index));
+    const mailbox = readItem(item, ctx, problems, index, plainDomain);
     if (mailbox === undefined) continue;
     mailboxes.push(mailbox);
     if (mailbox.wants.catch_all !== true) continue;
@@ -136,46 +97,59 @@ export function mailboxItems<L extends Place>(
           'a domain has at most one; set catch_all: false on one of them',
       );
   }
-  return { mailboxes, problems };
+  // Kept with the manifest: copied to its length (built by push, it has room for more than it holds).
+  return { mailboxes: mailboxes.slice(), problems };
 }
+
+/** The paths of the first items' names, each made once: a locator only reads its path. */
+const NAME_PATHS: (readonly (string | number)[])[] = [];
+const NAME_PATHS_KEPT = 64;
+
+/** The path of an item's name below the list. */
+function namePath(index: number): readonly (string | number)[] {
+  if (index >= NAME_PATHS_KEPT) return [index, MAILBOX_NAME_KEY];
+  return (NAME_PATHS[index] ??= Object.freeze([index, MAILBOX_NAME_KEY]));
+}
+
+/** The fields of a present item that gives none: one object, shared, never changed. */
+const NO_WANTS: MailboxWants = Object.freeze({});
 
 /**
- * Where the paths below one item stand, and its problems: one small object per item rather than
- * closures, and its messages' label (labelOf) made only when one is reported.
+ * One item, checked; undefined when the schema refuses its shape or its name is refused. An item
+ * whose name is a plain local part, on a domain in comparison form, with no other key (nearly
+ * every one) is read without the per-item helpers: its address built once (one pattern test), its
+ * place located directly, its entry in `seen` the mailbox itself.
  */
-class ItemPlaces<L extends Place> {
-  constructor(
-    readonly ctx: MailboxListContext<L>,
-    private readonly problems: MailboxProblem<L>[],
-    readonly index: number,
-  ) {}
-
-  /** The place of `path` below the item. */
-  at(path: readonly (string | number)[]): L {
-    return this.ctx.locate([this.index, ...path], false);
-  }
-
-  /** A problem at `path` below the item (at its key when `atKey`). */
-  error(path: readonly (string | number)[], message: string, atKey = false): void {
-    this.problems.push({ ...this.ctx.locate([this.index, ...path], atKey), severity: 'error', message });
-  }
-
-  /** How messages name the mailbox of address `address` (labelOf). */
-  label(address: string): string {
-    return labelOf(address, this.index, this.ctx.domain);
-  }
-}
-
-/** One item, checked; undefined when the schema refuses its shape or its name is refused. */
-function readItem<L extends Place>(item: unknown, places: ItemPlaces<L>): ListedMailbox<L> | undefined {
+function readItem<L extends Place>(
+  item: unknown,
+  ctx: MailboxListContext<L>,
+  problems: MailboxProblem<L>[],
+  index: number,
+  plainDomain: boolean,
+): ListedMailbox<L> | undefined {
   if (!isRecord(item)) return undefined;
   const input = item[MAILBOX_NAME_KEY];
   if (typeof input !== 'string') return undefined;
-  const { ctx } = places;
-  const address = itemAddress(input, places.index, ctx.domain, places);
+  const plain = plainDomain && onlyName(item) ? plainAddress(input, ctx.domain) : undefined;
+  if (plain !== undefined) {
+    const mailbox: ListedMailbox<L> = {
+      address: plain,
+      local: input,
+      domain: ctx.domain,
+      input,
+      state: 'present',
+      wants: NO_WANTS,
+      loc: ctx.locate(namePath(index), false),
+    };
+    if (nameTaken(mailbox, ctx, problems, index)) return undefined;
+    ctx.seen.names.set(plain, mailbox);
+    return mailbox;
+  }
+  const places = new ItemPlaces(ctx, problems, index);
+  const address = itemAddress(input, index, ctx.domain, places);
   if (address === undefined) return undefined;
-  const loc = places.at([MAILBOX_NAME_KEY]);
-  const state = item.state === 'absent' ? 'absent' : 'present';
+  const loc = ctx.locate(namePath(index), false);
+  const state: 'present' | 'absent' = item.state === 'absent' ? 'absent' : 'present';
   if (state === 'absent') {
     const extra = MAILBOX_FIELD_NAMES.filter((key) => Object.hasOwn(item, key));
     const [first] = extra;
@@ -188,9 +162,29 @@ function readItem<L extends Place>(item: unknown, places: ItemPlaces<L>): Listed
         true,
       );
   }
-  if (!takeName(address, input, loc, state, ctx.seen, places)) return undefined;
+  if (nameTaken({ address: address.address, input, state, loc }, ctx, problems, index)) return undefined;
+  // Its aliases are checked against `seen` without its own address: an alias that is it is refused as such.
   const wants = state === 'absent' ? {} : itemWants(item, address, ctx, places);
-  return { address: address.address, local: address.local, domain: address.domain, input, state, wants, loc };
+  const mailbox = { address: address.address, local: address.local, domain: address.domain, input, state, wants, loc };
+  ctx.seen.names.set(address.address, mailbox);
+  return mailbox;
+}
+
+/** Whether an item gives its name and no other key. */
+function onlyName(item: Readonly<Record<string, unknown>>): boolean {
+  for (const key in item) if (key !== MAILBOX_NAME_KEY) return false;
+  return true;
+}
+
+/**
+ * The address of a name that is a local part in comparison form already (a lowercase dot-atom),
+ * on `domain` in comparison form: what itemAddress gives for it, in one pattern test; undefined
+ * for any other name (itemAddress reads it).
+ */
+function plainAddress(input: string, domain: string): string | undefined {
+  if (input.length > LOCAL_MAX || !isPlainLocalPart(input)) return undefined;
+  const address = `${input}@${domain}`;
+  return address.length <= ADDRESS_MAX ? address : undefined;
 }
 
 /** The address an item's name gives on `domain`, or undefined after its error. */
@@ -223,163 +217,29 @@ function itemAddress<L extends Place>(
   return address;
 }
 
-/** `(same as "Info")` when the first spelling differs from this one; else ''. */
-function sameAs(first: string, input: string): string {
-  return first === input ? '' : ` (same as ${quote(first)})`;
-}
-
-/** Records the mailbox's address in `seen`; false, after its error, when an earlier entry has it. */
-function takeName<L extends Place>(
-  address: Address,
-  input: string,
-  loc: L,
-  state: 'present' | 'absent',
-  seen: MailboxSeen<L>,
-  places: ItemPlaces<L>,
+/** Whether an earlier entry of `seen` has the mailbox's address: then true, after its error. */
+function nameTaken<L extends Place>(
+  mailbox: { readonly address: string } & Named<L>,
+  ctx: MailboxListContext<L>,
+  problems: MailboxProblem<L>[],
+  index: number,
 ): boolean {
-  const named = seen.names.get(address.address);
-  const claimed = state === 'present' ? seen.claims.get(address.address) : undefined;
-  if (named !== undefined) {
+  const { address, input, loc } = mailbox;
+  const named = ctx.seen.names.get(address);
+  // Not a mailbox's (named is undefined): what claims it is an alias, if anything.
+  const claimed = named === undefined && mailbox.state === 'present' ? ctx.seen.aliases.get(address) : undefined;
+  if (named === undefined && claimed === undefined) return false;
+  const places = new ItemPlaces(ctx, problems, index);
+  if (named !== undefined)
     places.error(
       [MAILBOX_NAME_KEY],
-      `${places.label(address.address)}${sameAs(named.input, input)} is listed twice (first at ${placeOf(named.loc, loc.file)}): remove one`,
+      `${places.label(address)}${sameAs(named.input, input)} is listed twice (first at ${placeOf(named.loc, loc.file)}): remove one`,
     );
-    return false;
-  }
-  if (claimed !== undefined) {
+  else
     places.error(
       [MAILBOX_NAME_KEY],
-      `${places.label(address.address)} is already an alias of mailbox ${quote(claimed.aliasOf ?? '')} ` +
-        `(at ${placeOf(claimed.loc, loc.file)}): an address is listed once, as a mailbox or as an alias: remove one of them`,
+      `${places.label(address)} is already an alias of mailbox ${quote(claimed?.aliasOf ?? '')} ` +
+        `(at ${placeOf(claimed?.loc ?? loc, loc.file)}): an address is listed once, as a mailbox or as an alias: remove one of them`,
     );
-    return false;
-  }
-  const taken = { input, aliasOf: undefined, loc };
-  seen.names.set(address.address, taken);
-  if (state === 'present') seen.claims.set(address.address, taken);
   return true;
-}
-
-/** The fields a present item gives, each checked; a value refused is left out (not managed). */
-function itemWants<L extends Place>(
-  item: Readonly<Record<string, unknown>>,
-  address: Address,
-  ctx: MailboxListContext<L>,
-  places: ItemPlaces<L>,
-): MailboxWants {
-  const wants: { -readonly [K in keyof MailboxWants]: MailboxWants[K] } = {};
-  const quota = item.quota;
-  if (quota !== undefined) {
-    const parsed = parseQuota(quota);
-    if ('bytes' in parsed) wants.quota = parsed.bytes;
-    else
-      places.error(
-        ['quota'],
-        `quota ${typeof quota === 'string' ? quote(quota) : JSON.stringify(quota)} of ${places.label(address.address)} ${parsed.problem}`,
-      );
-  }
-  const label = (): string => places.label(address.address);
-  const error: ErrorAt = (path, message, atKey) => {
-    places.error(path, message, atKey);
-  };
-  const at = (path: readonly (string | number)[]): L => places.at(path);
-  const aliasList = Array.isArray(item.aliases) ? aliases(item.aliases, address, label(), ctx, at, error) : undefined;
-  if (aliasList !== undefined) wants.aliases = aliasList;
-  const forwardList = Array.isArray(item.forwardings)
-    ? forwardings(item.forwardings, address, label(), error)
-    : undefined;
-  if (forwardList !== undefined) wants.forwardings = forwardList;
-  if (typeof item.keep_copies === 'boolean') wants.keep_copies = item.keep_copies;
-  if (typeof item.catch_all === 'boolean') wants.catch_all = item.catch_all;
-  if (typeof item.description === 'string') wants.description = item.description;
-  return wants;
-}
-
-/**
- * Each alias as a full address in comparison form (undefined when one is refused: the list is
- * then not managed): a local part is on the mailbox's domain, a
- * full address on a domain the manifest lists under the same client; each address once in the
- * whole manifest, never the mailbox's own.
- */
-function aliases<L extends Place>(
-  list: readonly unknown[],
-  mailbox: Address,
-  label: string,
-  ctx: MailboxListContext<L>,
-  at: (path: readonly (string | number)[]) => L,
-  error: ErrorAt,
-): string[] | undefined {
-  const taken: string[] = [];
-  const refused = { any: false };
-  const fail = (path: readonly (string | number)[], message: string): void => {
-    refused.any = true;
-    error(path, message);
-  };
-  list.forEach((alias, i) => {
-    if (typeof alias !== 'string') return; // the schema refuses it
-    const path = ['aliases', i];
-    const loc = at(path);
-    const what = `alias ${quote(alias)} of ${label}`;
-    const read = alias.includes('@') ? normalizeAddress(alias) : normalizeAddress(`${alias}@${mailbox.domain}`);
-    if ('problem' in read) {
-      fail(path, alias.includes('@') ? `${what} ${read.problem}` : `${what} is not a local part: it ${read.problem}`);
-      return;
-    }
-    if (read.domain !== mailbox.domain && !ctx.clientDomains.has(read.domain)) {
-      const owner = ctx.ownerOf?.(read.domain);
-      fail(
-        path,
-        `${what} is on ${quote(read.domain)}, which ` +
-          (owner === undefined
-            ? `the manifest does not list under ${ctx.client}: list the domain under ${ctx.client}, or remove the alias`
-            : `the manifest lists under ${owner}: an alias is on a domain of the mailbox's own client (${ctx.client})`),
-      );
-      return;
-    }
-    if (read.address === mailbox.address) {
-      fail(path, `${what} is the mailbox's own address: remove it`);
-      return;
-    }
-    if (taken.includes(read.address)) {
-      fail(path, `${what} is listed twice in its aliases: remove one`);
-      return;
-    }
-    const first = ctx.seen.claims.get(read.address);
-    if (first !== undefined) {
-      const whose = first.aliasOf === undefined ? 'the address of a mailbox' : `an alias of ${quote(first.aliasOf)}`;
-      fail(
-        path,
-        `${what}${sameAs(first.input, alias)} is already ${whose} (at ${placeOf(first.loc, loc.file)}): ` +
-          'an address is listed once, as a mailbox or as an alias: remove one of them',
-      );
-      return;
-    }
-    ctx.seen.claims.set(read.address, { input: alias, aliasOf: mailbox.address, loc });
-    taken.push(read.address);
-  });
-  return refused.any ? undefined : taken;
-}
-
-type ErrorAt = (path: readonly (string | number)[], message: string, atKey?: boolean) => void;
-
-/** Each forwarding as a full address in comparison form, each once, never the mailbox's own; undefined when one is refused. */
-function forwardings(list: readonly unknown[], mailbox: Address, label: string, error: ErrorAt): string[] | undefined {
-  const taken: string[] = [];
-  const refused = { any: false };
-  const fail = (path: readonly (string | number)[], message: string): void => {
-    refused.any = true;
-    error(path, message);
-  };
-  list.forEach((target, i) => {
-    if (typeof target !== 'string') return; // the schema refuses it
-    const path = ['forwardings', i];
-    const what = `forwarding ${quote(target)} of ${label}`;
-    const read = normalizeAddress(target);
-    if ('problem' in read) fail(path, `${what} ${read.problem}`);
-    else if (read.address === mailbox.address)
-      fail(path, `${what} is the mailbox's own address: remove it (keep_copies keeps forwarded mail here)`);
-    else if (taken.includes(read.address)) fail(path, `${what} is listed twice in its forwardings: remove one`);
-    else taken.push(read.address);
-  });
-  return refused.any ? undefined : taken;
 }

@@ -145,13 +145,13 @@ export const MAILBOX_SECTION: KindSection<
 > = {
   parent: 'domain',
   key: MAILBOXES_KEY,
-  seen: (from) => (from === undefined ? mailboxSeen() : { names: new Map(from.names), claims: new Map(from.claims) }),
+  seen: (from) => (from === undefined ? mailboxSeen() : { names: new Map(from.names), aliases: new Map(from.aliases) }),
   items(list, ctx, seen) {
     const read = mailboxItems(list, {
       domain: ctx.parent,
       client: ctx.client,
       clientDomains: ctx.clientDomains,
-      ownerOf: (domain) => ctx.ownerOf(domain),
+      ownerOf: ctx.ownerOf,
       locate: ctx.locate,
       seen,
       domainAbsent: ctx.parentAbsent,
