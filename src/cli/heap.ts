@@ -15,8 +15,8 @@
  * lists (15 times the manifest at 20,000 clients), which the goal counts among the bytes read,
  * so a young generation grown to V8's 16 MB costs them under a byte a byte; held at 1 MB, each
  * megabyte allocated was a scavenge that copied what the plan keeps (the manifest's items, the
- * lists' records) once more: a converged plan of 1,000 clients with 5,000 mailboxes spent about
- * 4% more CPU so (docs/benchmarks.md, "Mailboxes (issue 32)").
+ * lists' records) once more: a converged plan of 1,000 clients with five things each under their
+ * domains spent about 4% more CPU so (docs/benchmarks.md, "issue 32").
  */
 
 /** The V8 flags a manifest read runs under (`validate`, `export --into`). */
