@@ -27,8 +27,9 @@ export const MANIFEST_HEAP_FLAGS: readonly string[] = ['--semi-space-growth-fact
  * function optimized (TurboFan) only once it has run 16 times as long as V8 waits by default
  * (`--interrupt-budget`, 67,584 in Node 20): a run of a second or two spent more CPU compiling
  * code it then hardly ran (in background threads, on a machine that may have one core to spare)
- * than the compiled code saved. A converged plan of 1,000 clients spent 10 to 15% less CPU so,
- * one of 10,000 clients 8 to 10% less; code that runs long is still optimized, later.
+ * than the compiled code saved. A converged plan of 1,000 clients spent 15 to 25% less CPU so,
+ * one of 10,000 clients 7 to 10% less, one of 30,000 about 3% less: code that runs long is
+ * still optimized, later (docs/benchmarks.md, "issue 32").
  */
 export const PLAN_HEAP_FLAGS: readonly string[] = ['--heap-growing-percent=25', '--interrupt-budget=1081344'];
 
