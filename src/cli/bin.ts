@@ -2,10 +2,10 @@
 // Imports are dynamic: `--version` loads nothing else than the stream guard and the version.
 const args = process.argv.slice(2);
 // Memory, for the commands that read a manifest (heap.ts says why and what it costs).
-const heap = await import('./heap.js');
-if (heap.readsManifest(args)) {
+const flags = (await import('./heap.js')).heapFlags(args);
+if (flags.length > 0) {
   const { setFlagsFromString } = await import('node:v8');
-  for (const flag of heap.MANIFEST_HEAP_FLAGS) setFlagsFromString(flag);
+  for (const flag of flags) setFlagsFromString(flag);
 }
 // PROVISION_DEBUG=1: stack traces name src/*.ts positions, from the bundle's linked source maps
 // (for a bug report). Off by default: reading the maps costs about 10 ms of every start.

@@ -10,10 +10,34 @@
  * (docs/benchmarks.md). Not
  * set for the commands that read no manifest: export of a large panel ran 1.18x slower under
  * them, for no memory goal. Loaded by bin.ts before anything else: imports nothing.
+ *
+ * `plan` and `apply` keep the old generation's bound only. What they read is mostly the panel's
+ * lists (15 times the manifest at 20,000 clients), which the goal counts among the bytes read,
+ * so a young generation grown to V8's 16 MB costs them under a byte a byte; held at 1 MB, each
+ * megabyte allocated was a scavenge that copied what the plan keeps (the manifest's items, the
+ * lists' records) once more: a converged plan of 1,000 clients with five things each under their
+ * domains spent about 4% more CPU so (docs/benchmarks.md, "issue 32").
  */
 
-/** The V8 flags a manifest read runs under. */
+/** The V8 flags a manifest read runs under (`validate`, `export --into`). */
 export const MANIFEST_HEAP_FLAGS: readonly string[] = ['--semi-space-growth-factor=1', '--heap-growing-percent=25'];
+
+/**
+ * The V8 flags of `plan` and `apply`: the old generation's bound, V8's young generation, and a
+ * function optimized (TurboFan) only once it has run 16 times as long as V8 waits by default
+ * (`--interrupt-budget`, 67,584 in Node 20): a run of a second or two spent more CPU compiling
+ * code it then hardly ran (in background threads, on a machine that may have one core to spare)
+ * than the compiled code saved. A converged plan of 1,000 clients spent 15 to 25% less CPU so,
+ * one of 10,000 clients 7 to 10% less, one of 30,000 about 3% less: code that runs long is
+ * still optimized, later (docs/benchmarks.md, "issue 32").
+ */
+export const PLAN_HEAP_FLAGS: readonly string[] = ['--heap-growing-percent=25', '--interrupt-budget=1081344'];
+
+/** The command a command line runs, as main finds it (after the global `--no-color`, wherever it stands). */
+function commandOf(args: readonly string[]): { command: string | undefined; rest: string[] } {
+  const [command, ...rest] = args.filter((arg) => arg !== '--no-color');
+  return { command, rest };
+}
 
 /**
  * Whether a command line reads a manifest: `validate`, `plan`, `apply`, `export --into`, the
@@ -21,8 +45,14 @@ export const MANIFEST_HEAP_FLAGS: readonly string[] = ['--semi-space-growth-fact
  * `help`, which reads nothing).
  */
 export function readsManifest(args: readonly string[]): boolean {
-  const words = args.filter((arg) => arg !== '--no-color');
-  const [command, ...rest] = words;
+  const { command, rest } = commandOf(args);
   if (command === 'validate' || command === 'plan' || command === 'apply') return true;
   return command === 'export' && rest.some((arg) => arg === '--into' || arg.startsWith('--into='));
+}
+
+/** The V8 flags a command line runs under (bin.ts sets them first): none for one that reads no manifest. */
+export function heapFlags(args: readonly string[]): readonly string[] {
+  if (!readsManifest(args)) return [];
+  const { command } = commandOf(args);
+  return command === 'plan' || command === 'apply' ? PLAN_HEAP_FLAGS : MANIFEST_HEAP_FLAGS;
 }

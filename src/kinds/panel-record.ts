@@ -28,7 +28,9 @@ export function spelled<T>(
   read: FieldReader<T>,
 ): T | undefined {
   let found: { key: string; value: T } | undefined;
-  for (const key of keys) {
+  // An index, not for...of: no iterator result per key of each record of a list.
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i] as string;
     if (record[key] === undefined) continue;
     const result = read(record[key]);
     if ('problem' in result) throw contract(where, `"${key}" must be ${result.problem}, got ${shape(record[key])}`);

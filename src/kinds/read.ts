@@ -15,7 +15,8 @@ export interface PanelListReader extends PanelReader {
   /** The API's path on the panel (`/api/v2`), for notes naming a path with a placeholder. */
   readonly basePath: string;
   /**
-   * A list endpoint read whole, each record made by `parse` (`where`: `GET /api/v2/domains[3]`);
+   * A list endpoint read whole, each record made by `parse` (`where`: `GET /api/v2/domains[3]`,
+   * made only for a record `parse` refuses: it must be pure, as a record's parser is);
    * a list that looks paged is a contract error (panel/list-read.ts readRecords).
    */
   list<T>(path: string, parse: (record: unknown, where: string) => T): Promise<T[]>;
@@ -136,7 +137,9 @@ export interface SnapshotReading {
 /**
  * Refuses a list in which two records share `key`: ids and names are what the plan resolves
  * by, and two records for one of them leave it guessing (which "alice" owns the domain? which
- * "Basic" is meant?).
+ * "Basic" is meant?). Keys of one type in strictly increasing order (ids as a panel lists
+ * them, names it sorts) are all different: that is checked first, with nothing allocated; any
+ * other list is checked with a map of the keys seen.
  */
 export function unique<T>(
   records: readonly T[],
@@ -144,6 +147,24 @@ export function unique<T>(
   where: string,
   field: string,
 ): void {
+  if (!increasing(records, key)) repeated(records, key, where, field);
+}
+
+/** Whether the keys are of one type and each greater than the one before (so no two are equal). */
+function increasing<T>(records: readonly T[], key: (record: T) => string | number): boolean {
+  if (records.length === 0) return true;
+  let last = key(records[0] as T);
+  const type = typeof last;
+  for (let i = 1; i < records.length; i++) {
+    const value = key(records[i] as T);
+    if (typeof value !== type || !(value > last)) return false;
+    last = value;
+  }
+  return true;
+}
+
+/** unique's check by a map: refuses the list naming every key seen twice (the first five). */
+function repeated<T>(records: readonly T[], key: (record: T) => string | number, where: string, field: string): void {
   const seen = new Map<string | number, number>();
   const twice: string[] = [];
   records.forEach((record, i) => {

@@ -3,7 +3,7 @@ import { ProvisionError } from '../errors.js';
 import { VERSION } from '../version.js';
 import { DEADLINE_CODE, markAfterUnanswered, notSentAgain, PanelHttpError, unreachableError } from './errors.js';
 import { declaredLength, readAnswer, readListAnswer } from './body.js';
-import { StreamedList, type ListAnswer, type ListItem, type ListRead } from './list-stream.js';
+import { elementsOf, StreamedList, type ListAnswer, type ListItem, type ListRead } from './list-stream.js';
 import { checkApiKey } from './key.js';
 import { BODY_TIMEOUT_MS, CONNECT_TIMEOUT_MS, DEFAULT_MAX_ANSWER_MB, HEADERS_TIMEOUT_MS } from './limits.js';
 import { header, interpret, notJson } from './interpret.js';
@@ -130,16 +130,14 @@ export class PanelClient {
   /**
    * GET of a list, its records made one at a time as the answer streams in (list-stream.ts),
    * so a large list is never held whole: `item` makes each element of a JSON array into a
-   * record (`where` names it in errors: 'GET /api/v2/domains[3]'). `items`: the answer was an
+   * record (`where` names it in errors: 'GET /api/v2/domains[3]'; `item` must be pure: it is
+   * called again with that name only for an element it refuses, list-stream.ts elementsOf). `items`: the answer was an
    * array of `count` elements; `failed`: what `item` threw first (the answer was read to its end and is JSON), for
    * the caller to throw after its own checks. `value`: the answer was JSON but not an array (an
    * object wrapping the list), parsed whole. Errors, retries and limits as get's.
    */
   async getList<T>(path: string, item: (value: unknown, where: string) => T): Promise<ListAnswer<T>> {
-    const where = this.describe('GET', path);
-    const answer = await this.call('GET', path, undefined, undefined, (value, index) =>
-      item(value, `${where}[${index}]`),
-    );
+    const answer = await this.call('GET', path, undefined, undefined, elementsOf(item, this.describe('GET', path)));
     const headers = answer.headers ?? {};
     if (!(answer.value instanceof StreamedList)) return { value: answer.value, headers };
     return {

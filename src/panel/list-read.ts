@@ -2,6 +2,7 @@ import { ProvisionError } from '../errors.js';
 import type { PanelClient } from './client.js';
 import { shape } from '../kinds/panel-record.js';
 import { isRecord } from '../util.js';
+import { elementsOf } from './list-stream.js';
 import { headerPaging, wrapperPaging } from './paging.js';
 
 /**
@@ -20,7 +21,8 @@ export function readList(client: PanelClient, path: string): Promise<unknown[]> 
 }
 
 /**
- * readList, each record made by `parse` ('GET /api/v2/domains[3]' names it in errors). A bare
+ * readList, each record made by `parse` ('GET /api/v2/domains[3]' names it in errors; `parse`
+ * must be pure: list-stream.ts elementsOf calls it again with that name only to report it). A bare
  * array is parsed one element at a time as it streams in (PanelClient.getList): the answer is
  * never held whole, as text or as parsed JSON, beside the records. The checks of the list come
  * first: a paged list is refused before a bad record is reported.
@@ -50,7 +52,7 @@ export async function readRecords<T>(
     return answer.items;
   }
   const body = answer.value;
-  const each = (records: unknown[]): T[] => records.map((record, i) => parse(record, `${where}[${i}]`));
+  const each = (records: unknown[]): T[] => records.map(elementsOf(parse, where));
   checkPaging(Array.isArray(body) ? body.length : undefined);
   if (Array.isArray(body)) return each(body as unknown[]);
   if (!isRecord(body)) return refuse(`expected a JSON array (or an object wrapping one), got ${shape(body)}`);

@@ -276,6 +276,26 @@ export function readWholeList<T>(bytes: Uint8Array, item: (value: unknown, index
 /** A body that starts as an array: whitespace (JSON's four), then `[`. */
 const LIST_START = /^[ \t\n\r]*\[/;
 
+/**
+ * `parse` of each element of a list, `where` naming the element in errors ('GET
+ * /api/v2/domains[3]'): each is parsed with the list's `where` alone, and only one that `parse`
+ * refuses is parsed again with its own, whose error is thrown. The name of an element is made
+ * for an error only, never for the thousands of records read fine; so `parse` must be pure (a
+ * record's parsers are: the same element, the same answer or the same refusal).
+ */
+export function elementsOf<T>(
+  parse: (value: unknown, where: string) => T,
+  where: string,
+): (value: unknown, index: number) => T {
+  return (value, index) => {
+    try {
+      return parse(value, where);
+    } catch {
+      return parse(value, `${where}[${index}]`);
+    }
+  };
+}
+
 /** Makes one element of a list answer into a record; `index` from 0. */
 export type ListItem = (value: unknown, index: number) => unknown;
 

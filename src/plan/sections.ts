@@ -7,7 +7,7 @@
  * a note). Names no kind: it loops over the kinds that have a section, or a table a test hands in.
  */
 import type { SectionKind } from '../kinds/index.js';
-import type { SectionDiff, SectionParentView } from '../kinds/section.js';
+import type { SectionClientView, SectionDiff, SectionParentView } from '../kinds/section.js';
 import type { DesiredClient, DesiredDomain, Prune } from '../manifest/types.js';
 import type { Live } from '../panel/types.js';
 import type { LiveIndex } from './live-index.js';
@@ -54,7 +54,7 @@ export class SectionWalk {
     domainDeleted: (name: string) => boolean,
   ): void {
     if (this.kinds.length === 0) return;
-    const ownerName = (id: number): string => this.index.ownerName(id);
+    const { ownerName } = this;
     const view = (domain: string | undefined, otherOwner: string | undefined): SectionParentView => ({
       client: client.username,
       clientId,
@@ -65,21 +65,26 @@ export class SectionWalk {
     });
     for (const kind of this.kinds) {
       const { name, section } = kind;
-      const wanted: unknown[] = [];
-      let listed = false;
+      // The lists of the kind under the client (one for a client section; a domain section's, one
+      // a domain that has it), joined only when there are several.
+      let wanted: readonly unknown[] | undefined;
+      let joined = false;
       if (section.parent === 'client') {
         const list = client.sections?.[name];
         if (list !== undefined) {
-          listed = true;
-          wanted.push(...list);
+          wanted = list;
           if (list.length > 0) this.add(section.diff(list, this.indexOf(kind), view(undefined, undefined)));
         }
       } else {
         for (const { domain, decided } of domains) {
           const list = domain.sections?.[name];
           if (list === undefined) continue;
-          listed = true;
-          wanted.push(...list);
+          if (wanted === undefined) wanted = list;
+          else if (joined) (wanted as unknown[]).push(...list);
+          else {
+            wanted = [...wanted, ...list];
+            joined = true;
+          }
           if (list.length === 0) continue;
           this.add(
             section.diff(list, this.indexOf(kind), view(domain.name, decided.stays ? undefined : decided.owner)),
@@ -87,20 +92,13 @@ export class SectionWalk {
         }
       }
       const pruned = this.prune.sections?.[name] === true;
-      if (!listed && !pruned) continue;
-      const liveDomainsOf = (): readonly string[] => (clientId === null ? [] : this.liveDomainsOf(clientId));
+      if (wanted === undefined && !pruned) continue;
       this.add(
-        section.unlisted(listed ? (wanted as never[]) : undefined, this.indexOf(kind), {
-          client: client.username,
-          clientId,
-          // Found only when a section asks (most ask only to prune): a sort and a filter per client saved.
-          get liveDomains() {
-            return liveDomainsOf();
-          },
-          domainDeleted,
-          prune: pruned,
-          keep: this.prune.keep,
-        }),
+        section.unlisted(
+          wanted as never[] | undefined,
+          this.indexOf(kind),
+          new ClientView(this, client.username, clientId, domainDeleted, pruned, this.prune.keep),
+        ),
       );
     }
   }
@@ -124,11 +122,14 @@ export class SectionWalk {
     return { changes, problems };
   }
 
+  /** The username of a client by id (SectionParentView.ownerName): one function for the whole walk. */
+  private readonly ownerName = (id: number): string => this.index.ownerName(id);
+
   /**
    * A client's domains whose things a section may prune: as prune of domains, never one the panel
    * says is a system domain nor one whose record does not say (docs/manifest.md, "Prune").
    */
-  private liveDomainsOf(clientId: number): readonly string[] {
+  liveDomainsOf(clientId: number): readonly string[] {
     return this.index
       .sortedDomainsOf(clientId)
       .filter((d) => d.isSystem === false)
@@ -141,10 +142,11 @@ export class SectionWalk {
   }
 
   private add(found: SectionDiff<unknown, unknown, unknown>): void {
-    this.changes.push(...found.changes);
-    this.conflicts.push(...found.conflicts);
-    this.unknowns.push(...found.unknowns);
-    this.notes.push(...found.notes);
+    // Most diffs find nothing (a converged plan): nothing spread then.
+    if (found.changes.length > 0) this.changes.push(...found.changes);
+    if (found.conflicts.length > 0) this.conflicts.push(...found.conflicts);
+    if (found.unknowns.length > 0) this.unknowns.push(...found.unknowns);
+    if (found.notes.length > 0) this.notes.push(...found.notes);
   }
 
   /**
@@ -157,5 +159,25 @@ export class SectionWalk {
       this.indexes.set(kind.name, kind.section.index(part as never));
     }
     return this.indexes.get(kind.name);
+  }
+}
+
+/**
+ * What a section sees of a client for its unlisted things (SectionClientView): its live domains
+ * found only when the section asks (most ask only to prune): a sort and a filter per client saved,
+ * and no getter made per client.
+ */
+class ClientView implements SectionClientView {
+  constructor(
+    private readonly walk: SectionWalk,
+    readonly client: string,
+    readonly clientId: number | null,
+    readonly domainDeleted: (domain: string) => boolean,
+    readonly prune: boolean,
+    readonly keep: readonly string[],
+  ) {}
+
+  get liveDomains(): readonly string[] {
+    return this.clientId === null ? [] : this.walk.liveDomainsOf(this.clientId);
   }
 }

@@ -60,7 +60,7 @@ describe('list answers read as they stream in', () => {
       res.end(BODY.subarray(1000));
     });
     const records = await readRecords(client(url), '/domains', (value, where) => {
-      if (where.endsWith('[0]')) first();
+      first();
       return parseDomainRecord(value, where);
     });
     expect(records).toHaveLength(DOMAINS.length);
@@ -142,4 +142,56 @@ describe('list answers read as they stream in', () => {
     });
     expect(await rejection(readList(client(refused), '/domains'))).toMatchObject({ status: 403 });
   });
+});
+
+describe('an element of a list is named only when its record is refused', () => {
+  const bad = Buffer.from(JSON.stringify([...DOMAINS.slice(0, 3), { id: 4, id_user: 7 }, ...DOMAINS.slice(4, 9)]));
+  const bodies: [string, (res: ServerResponse) => Promise<void> | void][] = [
+    [
+      'streamed',
+      (res) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        return trickle(res, bad, 50);
+      },
+    ],
+    [
+      'read whole',
+      (res) => {
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(bad.length) });
+        res.end(bad);
+      },
+    ],
+    [
+      'wrapped in an object',
+      (res) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(`{"data": ${bad.toString()}}`);
+      },
+    ],
+    [
+      'compressed',
+      (res) => {
+        res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
+        res.end(gzipSync(bad));
+      },
+    ],
+  ];
+
+  it.each(bodies)(
+    "%s: element 3 is named [3]; the parser is handed the list's name for the others",
+    async (_, answer) => {
+      const url = await rawPanel(answer);
+      const seen: string[] = [];
+      const error = await rejection(
+        readRecords(client(url), '/domains', (value, where) => {
+          seen.push(where);
+          return parseDomainRecord(value, where);
+        }),
+      );
+      expect(error.message).toBe('GET /api/v2/domains[3]: "domain" must be a non-empty string, got nothing');
+      // Its exact name is made for element 3 alone, once the list's name was refused.
+      const list = 'GET /api/v2/domains';
+      expect(seen.slice(0, 5)).toEqual([list, list, list, list, `${list}[3]`]);
+    },
+  );
 });

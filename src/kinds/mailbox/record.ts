@@ -172,10 +172,31 @@ function readAddress(r: Record<string, unknown>, where: string): { address: stri
   };
 }
 
-/** The spellings a record in the common form (leanRecord) does not carry: API v1's first spelling of each field aside. */
-const OTHER_SPELLINGS: readonly string[] = Object.values(MAILBOX_SPELLINGS).flatMap((keys) =>
-  keys.slice(1).flatMap((key) => (key.endsWith('_utf8') ? [key] : [key, `${key}_utf8`])),
-);
+/**
+ * Whether the record carries a spelling the general reader reads beside API v1's (MAILBOX_SPELLINGS
+ * after the first of each field, the `_utf8` twin of `forwards`): then the general reader takes it.
+ * One named look-up per spelling rather than a loop over their names: the records of a list share
+ * one shape, so each look-up is the same quick miss (a loop's look-ups by a computed name were most
+ * of the lean read's time). test/kinds/mailbox/record-lean.test.ts checks that none is missing.
+ */
+function otherSpelling(r: Record<string, unknown>): boolean {
+  return (
+    r.user_id !== undefined ||
+    r.id_client !== undefined ||
+    r.email_address !== undefined ||
+    r.address !== undefined ||
+    r.email_address_utf8 !== undefined ||
+    r.address_utf8 !== undefined ||
+    r.max_size_bytes !== undefined ||
+    r.is_catch_all !== undefined ||
+    r.is_catchall !== undefined ||
+    r.catchall !== undefined ||
+    r.is_store_forwarded_emails !== undefined ||
+    r.keep_forwarded_emails !== undefined ||
+    r.forwards !== undefined ||
+    r.forwards_utf8 !== undefined
+  );
+}
 
 /** Whether a list field is absent or an empty array. */
 const noneOrEmpty = (value: unknown): boolean => value === undefined || (Array.isArray(value) && value.length === 0);
@@ -204,7 +225,7 @@ function leanRecord(r: Record<string, unknown>): LiveMailbox | undefined {
   if (store !== undefined && typeof store !== 'boolean') return undefined;
   if (!noneOrEmpty(aliases) || !noneOrEmpty(r.aliases_utf8)) return undefined;
   if (!noneOrEmpty(forwardings) || !noneOrEmpty(r.forwardings_utf8)) return undefined;
-  for (const key of OTHER_SPELLINGS) if (r[key] !== undefined) return undefined;
+  if (otherSpelling(r)) return undefined;
   return {
     id,
     idUser,

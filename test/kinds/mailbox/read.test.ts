@@ -69,6 +69,39 @@ describe("the mailboxes' list read", () => {
     );
   });
 
+  it('refuses a list naming one address twice (in any spelling), and ids twice, in any order', async () => {
+    const record = (id: number, email: string): Record<string, unknown> => ({ id, id_user: 2, email });
+    const cases: [unknown[], string][] = [
+      [
+        [record(1, 'info@alice.example'), record(2, 'desk@alice.example'), record(3, 'INFO@Alice.Example')],
+        'GET /api/v2/emails: records share one "email": [0] and [2] ("info@alice.example")',
+      ],
+      [
+        [record(5, 'a@alice.example'), record(2, 'b@alice.example'), record(5, 'c@alice.example')],
+        'GET /api/v2/emails: records share one "id": [0] and [2] (5)',
+      ],
+    ];
+    for (const [records, message] of cases) {
+      const simulator = await sim({
+        seed: SEED,
+        intercept: (request) => (request.path === '/emails' ? { status: 200, json: records } : undefined),
+      });
+      await expect(readLive(client(simulator), { domainNames: [], mailboxes: true })).rejects.toThrow(message);
+    }
+  });
+
+  it('indexes the records it checked, by address, as they are', async () => {
+    const simulator = await sim({ seed: SEED });
+    const live = await readLive(client(simulator), { domainNames: [], mailboxes: true });
+    const index = MAILBOX_READ.index?.(live.mailbox);
+    expect([...(index?.byAddress.entries() ?? [])]).toEqual(live.mailbox.records.map((m) => [m.address, m]));
+    // A part the check never saw (a snapshot's) is indexed alike.
+    const copy = { read: true, records: [...live.mailbox.records] };
+    expect([...(MAILBOX_READ.index?.(copy).byAddress.entries() ?? [])]).toEqual(
+      live.mailbox.records.map((m) => [m.address, m]),
+    );
+  });
+
   it("writes its part to a snapshot's document and reads it back the same; absent when not read", async () => {
     const simulator = await sim({ seed: SEED });
     const live = await readLive(client(simulator), { domainNames: [], mailboxes: true });

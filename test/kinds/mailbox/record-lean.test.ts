@@ -10,6 +10,7 @@ import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { addressOn, isNormalAddress, normalizeAddress } from '../../../src/kinds/mailbox/address.js';
 import { parseMailboxRecord } from '../../../src/kinds/mailbox/index.js';
+import { MAILBOX_SPELLINGS } from '../../../src/kinds/mailbox/record.js';
 
 const WHERE = 'GET https://panel.example/api/v2/emails';
 
@@ -129,6 +130,62 @@ describe('the lean read of a mailbox record gives what the general read gives', 
       aliases: [],
       forwardings: [],
     });
+  });
+});
+
+describe('a record that carries another spelling of a field goes to the general read', () => {
+  /** A record in the common form; every field of it disagrees with `OTHER` below. */
+  const lean = {
+    id: 7,
+    id_user: 3,
+    email: 'm1@c000001.example',
+    email_utf8: 'm1@c000001.example',
+    description: '',
+    size: 0,
+    max_size: 0,
+    aliases: [],
+    aliases_utf8: [],
+    forwardings: [],
+    forwardings_utf8: [],
+    catch_all: false,
+    store_forwarded_emails: false,
+  };
+  /** A value of each field that disagrees with `lean`'s. */
+  const OTHER: Readonly<Record<keyof typeof MAILBOX_SPELLINGS, unknown>> = {
+    id: 8,
+    idUser: 4,
+    address: 'other@c000001.example',
+    unicode: 'other@c000001.example',
+    description: 'other',
+    maxSize: 5,
+    catchAll: true,
+    storeForwardedEmails: true,
+    aliases: ['other@c000001.example'],
+    forwardings: ['other@c000001.example'],
+  };
+  // Every spelling the general reader reads, with the `_utf8` twins of the lists, but those of the
+  // common form (a `_utf8` twin aside): each in turn beside the common form's own, disagreeing with
+  // it, must be refused as the general read refuses it.
+  type Field = keyof typeof MAILBOX_SPELLINGS;
+  const spellings: (readonly [Field, string])[] = (Object.keys(MAILBOX_SPELLINGS) as Field[]).flatMap((field) =>
+    MAILBOX_SPELLINGS[field].flatMap((key: string): (readonly [Field, string])[] =>
+      field === 'aliases' || field === 'forwardings'
+        ? [
+            [field, key],
+            [field, `${key}_utf8`],
+          ]
+        : [[field, key]],
+    ),
+  );
+  const others = spellings.filter(([, key]) => !(key in lean) || key.endsWith('_utf8'));
+  test('they are the spellings beside the common form', () => {
+    expect(others.length).toBe(17);
+  });
+  test.each(others)('%s as "%s"', (field, key) => {
+    const record = { ...lean, [key]: OTHER[field] };
+    const general = { ...record, id: String(record.id) };
+    expect(reading(record)).toEqual(reading(general));
+    expect(reading(record)).toHaveProperty('refused');
   });
 });
 
