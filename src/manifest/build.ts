@@ -2,11 +2,12 @@ import { USERNAME_PATTERN } from '../names.js';
 import { type Found, type Locator, locateIn } from './locate.js';
 import { clientLabel } from './schema.js';
 import type { DesiredClient, DesiredDomain, Diagnostic, Location } from './types.js';
+import { DesiredClientItem, DesiredDomainItem, ownString, packPlace, type Place, placeIn } from './desired-items.js';
 import { patternProblem } from './prune.js';
 import { KeysOf, type ReadSections, readSections, SectionSeens } from './sections.js';
 import { isRecord, placeOf } from '../util.js';
 import { quote } from '../escape.js';
-import { CLIENT_CREATE_ONLY_KEYS, CLIENT_FIELDS, type ClientWants } from '../kinds/client/index.js';
+import { CLIENT_CREATE_ONLY_KEYS, CLIENT_FIELDS } from '../kinds/client/index.js';
 import {
   domainItem,
   domainItemName,
@@ -22,6 +23,9 @@ import {
 export function usernameTwice(username: string, first: string): string {
   return `username ${quote(username)} is used twice (first at ${first}): each client needs its own username`;
 }
+
+/** The key of DesiredClient for `send_login_credentials` (ClientCreateOnly). */
+const SEND_LOGIN_CREDENTIALS: keyof DesiredClient = 'sendLoginCredentials';
 
 /** The keys a client marked `state: absent` may not have (the schema reports unknown keys). */
 const ABSENT_KEYS: readonly string[] = [...CLIENT_FIELDS.map((row) => row.key), ...CLIENT_CREATE_ONLY_KEYS, 'domains'];
@@ -71,16 +75,24 @@ export function buildClients<N>(
 export class ClientsBuilder {
   /** The clients of `Desired` so far. */
   readonly clients: DesiredClient[] = [];
-  private readonly usernames = new Map<string, Location>();
+  /** Each valid username's first place (in the file this builder reads: every source given to add is of one file). */
+  private readonly usernames = new Map<string, Place>();
   /**
    * Each domain name's first listing, as a number n: the domain is listings[n], its client's
-   * index listingClients[n], whose label is labels[index]. Numbers and shared references rather
+   * index listingClients[n], whose label is labelOf(index). Numbers and shared references rather
    * than an object and a string for each domain: this lives as long as the read (issue 30, 7f).
    */
   private readonly domains = new Map<string, number>();
   private readonly listings: DesiredDomain[] = [];
   private readonly listingClients: number[] = [];
-  private readonly labels: string[] = [];
+  /** By client index, of the clients with a first listing: its username ('' for none), from which its label is made. */
+  private readonly labelNames: string[] = [];
+
+  /** How messages name client number `index` (clientLabel), made from what labelNames keeps. */
+  private labelOf(index: number): string | undefined {
+    const username = this.labelNames[index];
+    return username === undefined ? undefined : clientLabel({ username }, index);
+  }
 
   /** The first listing of the domain listed as number `n`, for the message about a second one. */
   private firstListing(n: number): FirstListing & { readonly index: number } {
@@ -88,11 +100,17 @@ export class ClientsBuilder {
     const index = this.listingClients[n] ?? -1;
     return {
       input: domain?.input ?? '',
-      client: this.labels[index] ?? '',
+      client: this.labelOf(index) ?? '',
       at: `line ${domain?.loc?.line ?? 1}`,
       index,
     };
   }
+
+  /**
+   * The last value of each managed string field: a value equal to the previous client's is kept
+   * as the same string (most clients of a manifest name one of a few plans).
+   */
+  private readonly lastValues = new Map<string, string>();
 
   /** The usernames listed so far, as a set (for the sections that check names against them). */
   private readonly usernameKeys = new KeysOf(this.usernames);
@@ -110,7 +128,7 @@ export class ClientsBuilder {
   private listedBy(domain: string, i: number): string | undefined {
     const n = this.domains.get(domain);
     const index = n === undefined ? undefined : this.listingClients[n];
-    return index === undefined || index === i ? undefined : this.labels[index];
+    return index === undefined || index === i ? undefined : this.labelOf(index);
   }
 
   /** Checks the client item `client` (at `index` i from 0, standing at `node`) and adds it to `clients`. */
@@ -123,7 +141,7 @@ export class ClientsBuilder {
     const name = clientLabel(client, i);
     const where = (key: string): Found<N> => source.step(node, key) ?? node;
 
-    const { username } = client;
+    const username = typeof client.username === 'string' ? ownString(client.username) : client.username;
     const state = client.state === 'absent' ? 'absent' : 'present';
     let loc = source.at(node);
     if (typeof username === 'string') {
@@ -136,8 +154,8 @@ export class ClientsBuilder {
         );
       } else {
         const first = usernames.get(username);
-        if (first === undefined) usernames.set(username, loc);
-        else error(loc, usernameTwice(username, placeOf(first, loc.file)));
+        if (first === undefined) usernames.set(username, packPlace(loc));
+        else error(loc, usernameTwice(username, placeOf(placeIn(loc.file, first), loc.file)));
       }
     }
 
@@ -155,7 +173,8 @@ export class ClientsBuilder {
       }
       // Its sections' lists are errors of their own (a client that is deleted has none).
       this.clientSections(source, client, node, name, typeof username === 'string' ? username : '', true, i, []);
-      if (typeof username === 'string') this.clients.push({ username, state, domains: [], loc });
+      if (typeof username === 'string')
+        this.clients.push(new DesiredClientItem(username, state, loc, { wants: {}, domains: [] }));
       return;
     }
 
@@ -169,7 +188,7 @@ export class ClientsBuilder {
       if (row.key === 'plan') planLoc = at;
       const problem = row.check(value as never, name);
       if (problem !== undefined) this.diagnostics.push({ ...at, ...problem });
-      wants[row.key] = value as string | boolean;
+      wants[row.key] = typeof value === 'string' ? this.keptValue(row.key, value) : (value as boolean);
     }
 
     /** This client's domains of valid names, and those with a zone (by their place in desiredDomains). */
@@ -188,7 +207,8 @@ export class ClientsBuilder {
         // An item the domain's room reads: the schema check reported any other.
         const entry = domainItem(item);
         if (entry === undefined) return;
-        const { input, state: domainState, nameKey } = entry;
+        const { state: domainState, nameKey } = entry;
+        const input = ownString(entry.input);
         const domainLoc = source.at(nameKey === undefined ? itemNode : (source.step(itemNode, nameKey) ?? itemNode));
         const normalized = domainItemName(input, name);
         const label = settingsDomainLabel(item, j, name);
@@ -210,18 +230,18 @@ export class ClientsBuilder {
         }
         // The name as written when it is already normal: one string for both.
         const domainName = normalized.name === input ? input : normalized.name;
-        const desiredDomain: DesiredDomain = {
-          name: domainName,
+        const desiredDomain: DesiredDomain = new DesiredDomainItem(
+          domainName,
           input,
-          state: domainState,
-          ...(settings === undefined ? {} : { settings }),
-          ...(zone.dns === undefined ? {} : { dns: zone.dns }),
-          loc: domainLoc,
-        };
+          domainState,
+          settings,
+          zone.dns,
+          domainLoc,
+        );
         // Present or absent, a name is listed once: the same key for both.
         const n = domains.get(domainName);
         if (n === undefined) {
-          if (this.labels[i] === undefined) this.labels[i] = name;
+          this.labelNames[i] ??= typeof username === 'string' ? username : '';
           domains.set(domainName, this.listings.length);
           this.listings.push(desiredDomain);
           this.listingClients.push(i);
@@ -292,19 +312,21 @@ export class ClientsBuilder {
     );
 
     if (typeof username !== 'string') return;
-    this.clients.push({
-      username,
-      state,
-      ...(wants as ClientWants),
-      // Create only (never compared): the schema checked its type.
-      ...(typeof client.send_login_credentials === 'boolean'
-        ? { sendLoginCredentials: client.send_login_credentials }
-        : {}),
-      ...(planLoc === undefined ? {} : { planLoc }),
-      domains: desiredDomains,
-      ...(sections === undefined ? {} : { sections }),
-      loc,
-    });
+    // Create only (never compared): the schema checked its type.
+    if (typeof client.send_login_credentials === 'boolean')
+      wants[SEND_LOGIN_CREDENTIALS] = client.send_login_credentials;
+    this.clients.push(
+      new DesiredClientItem(username, state, loc, { wants, planLoc, domains: desiredDomains, sections }),
+    );
+  }
+
+  /** `value` of the managed field `key` as kept: the previous client's string when equal, else a string of its own. */
+  private keptValue(key: string, value: string): string {
+    const last = this.lastValues.get(key);
+    if (last === value) return last;
+    const kept = ownString(value);
+    this.lastValues.set(key, kept);
+    return kept;
   }
 
   /** The lists a client item gives of the sections under a client (./sections.ts); undefined: none. */
