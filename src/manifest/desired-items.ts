@@ -26,7 +26,12 @@ const COLUMNS = 1024;
 /** `loc` as kept. */
 export function packPlace(loc: Location): Place {
   const { line, column } = loc;
-  return Number.isInteger(column) && column >= 0 && column < COLUMNS && Number.isSafeInteger(line * COLUMNS + column)
+  return Number.isInteger(line) &&
+    line >= 0 &&
+    Number.isInteger(column) &&
+    column >= 0 &&
+    column < COLUMNS &&
+    Number.isSafeInteger(line * COLUMNS + column)
     ? line * COLUMNS + column
     : { file: loc.file, line, column };
 }
@@ -50,7 +55,7 @@ export function ownString(text: string): string {
   return text.length < SLICED_FROM ? text : [text.charAt(0), text.slice(1)].join('');
 }
 
-/** Where a domain item's name stands, and the parts of its `DesiredDomain` that are not data. */
+/** A domain of Desired as a read keeps it (see above); `loc` is where its name stands. */
 export class DesiredDomainItem implements DesiredDomain {
   readonly #file: string;
   readonly #at: Place;
