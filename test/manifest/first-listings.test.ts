@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CHUNKED_DIAGNOSTICS_ABOVE, parseManifestWhole, validateManifest } from '../../src/manifest/load.js';
+import { listingOf, placeOfListing, slotOf } from '../../src/manifest/listing.js';
 
 const FILE = 'm.yaml';
 
@@ -23,6 +24,21 @@ function said(text: string): string[] {
 const ELSEWHERE = 'a domain belongs to one client only';
 
 describe("a domain's first listing, found again for the message about a second one", () => {
+  it('packed in one number, gives back its slot and place, a large client and an orphan included', () => {
+    for (const [slot, at] of [
+      [0, 0],
+      [5, 1023],
+      [5, 1024],
+      [125_000, 40_000],
+      [-3, 2],
+      [2 ** 21, 5000],
+      [0, 2 ** 33],
+    ] as const) {
+      const listing = listingOf(slot, at);
+      expect([slotOf(listing), placeOfListing(listing)]).toEqual([slot, at]);
+    }
+  });
+
   it('under a client without a username, or with an empty one, named by its number', () => {
     expect(
       said(
