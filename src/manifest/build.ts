@@ -2,11 +2,13 @@ import { USERNAME_PATTERN } from '../names.js';
 import { type Found, type Locator, locateIn } from './locate.js';
 import { clientLabel } from './schema.js';
 import type { DesiredClient, DesiredDomain, Diagnostic, Location } from './types.js';
+import { type Listing, listingOf, placeOfListing, slotOf } from './listing.js';
+import { DesiredClientItem, DesiredDomainItem, ownString, packPlace, type Place, placeIn } from './desired-items.js';
 import { patternProblem } from './prune.js';
 import { KeysOf, type ReadSections, readSections, SectionSeens } from './sections.js';
 import { isRecord, placeOf } from '../util.js';
 import { quote } from '../escape.js';
-import { CLIENT_CREATE_ONLY_KEYS, CLIENT_FIELDS, type ClientWants } from '../kinds/client/index.js';
+import { CLIENT_CREATE_ONLY_KEYS, CLIENT_FIELDS } from '../kinds/client/index.js';
 import {
   domainItem,
   domainItemName,
@@ -22,6 +24,9 @@ import {
 export function usernameTwice(username: string, first: string): string {
   return `username ${quote(username)} is used twice (first at ${first}): each client needs its own username`;
 }
+
+/** The key of DesiredClient for `send_login_credentials` (ClientCreateOnly). */
+const SEND_LOGIN_CREDENTIALS: keyof DesiredClient = 'sendLoginCredentials';
 
 /** The keys a client marked `state: absent` may not have (the schema reports unknown keys). */
 const ABSENT_KEYS: readonly string[] = [...CLIENT_FIELDS.map((row) => row.key), ...CLIENT_CREATE_ONLY_KEYS, 'domains'];
@@ -71,28 +76,57 @@ export function buildClients<N>(
 export class ClientsBuilder {
   /** The clients of `Desired` so far. */
   readonly clients: DesiredClient[] = [];
-  private readonly usernames = new Map<string, Location>();
+  /** Each valid username's first place (in the file this builder reads: every source given to add is of one file). */
+  private readonly usernames = new Map<string, Place>();
   /**
-   * Each domain name's first listing, as a number n: the domain is listings[n], its client's
-   * index listingClients[n], whose label is labels[index]. Numbers and shared references rather
-   * than an object and a string for each domain: this lives as long as the read (issue 30, 7f).
+   * Each domain name's first listing (a Listing: its client's slot, its place in that client's
+   * domains), the domain and its client found again from them when a message needs one. A small
+   * number a name: this lives as long as the read (issue 30, 7f).
    */
-  private readonly domains = new Map<string, number>();
-  private readonly listings: DesiredDomain[] = [];
-  private readonly listingClients: number[] = [];
-  private readonly labels: string[] = [];
+  private readonly domains = new Map<string, Listing>();
+  /** The clients `clients` leaves out (no username) that list a domain first, by slot -1, -2, ...: their index and domains. */
+  private readonly orphans: { readonly index: number; readonly domains: readonly DesiredDomain[] }[] = [];
+  /** The index of each client in `clients` whose username is empty (its label names it by number), by slot. */
+  private readonly emptyNamed = new Map<number, number>();
+  /** The client being added: its slot (its place in `clients` to be, or its orphan slot), label and domains so far. */
+  private currentSlot = Number.NaN;
+  private currentLabel = '';
+  private currentDomains: readonly DesiredDomain[] = [];
 
-  /** The first listing of the domain listed as number `n`, for the message about a second one. */
-  private firstListing(n: number): FirstListing & { readonly index: number } {
-    const domain = this.listings[n];
-    const index = this.listingClients[n] ?? -1;
+  /** The domains of the client at `slot` (SlotOf). */
+  private domainsAt(slot: number): readonly DesiredDomain[] {
+    if (slot === this.currentSlot) return this.currentDomains;
+    return (slot < 0 ? this.orphans[-slot - 1]?.domains : this.clients[slot]?.domains) ?? [];
+  }
+
+  /** How messages name the client at `slot` (clientLabel). */
+  private labelAt(slot: number): string {
+    if (slot === this.currentSlot) return this.currentLabel;
+    if (slot < 0) {
+      const orphan = this.orphans[-slot - 1];
+      return orphan === undefined ? '' : clientLabel({}, orphan.index);
+    }
+    const client = this.clients[slot];
+    return client === undefined ? '' : clientLabel({ username: client.username }, this.emptyNamed.get(slot) ?? slot);
+  }
+
+  /** The first listing `listing`, for the message about a second one. */
+  private firstListing(listing: Listing): FirstListing & { readonly slot: number } {
+    const slot = slotOf(listing);
+    const domain = this.domainsAt(slot)[placeOfListing(listing)];
     return {
       input: domain?.input ?? '',
-      client: this.labels[index] ?? '',
+      client: this.labelAt(slot),
       at: `line ${domain?.loc?.line ?? 1}`,
-      index,
+      slot,
     };
   }
+
+  /**
+   * The last value of each managed string field: a value equal to the previous client's is kept
+   * as the same string (most clients of a manifest name one of a few plans).
+   */
+  private readonly lastValues = new Map<string, string>();
 
   /** The usernames listed so far, as a set (for the sections that check names against them). */
   private readonly usernameKeys = new KeysOf(this.usernames);
@@ -106,11 +140,11 @@ export class ClientsBuilder {
     private readonly seens: SectionSeens = new SectionSeens(),
   ) {}
 
-  /** How the sections' messages name the client that lists `domain` (another than client number `i`); undefined: none yet. */
-  private listedBy(domain: string, i: number): string | undefined {
-    const n = this.domains.get(domain);
-    const index = n === undefined ? undefined : this.listingClients[n];
-    return index === undefined || index === i ? undefined : this.labels[index];
+  /** How the sections' messages name the client that lists `domain` (another than the client at `slot`); undefined: none yet. */
+  private listedBy(domain: string, slot: number): string | undefined {
+    const listing = this.domains.get(domain);
+    const owner = listing === undefined ? undefined : slotOf(listing);
+    return owner === undefined || owner === slot ? undefined : this.labelAt(owner);
   }
 
   /** Checks the client item `client` (at `index` i from 0, standing at `node`) and adds it to `clients`. */
@@ -123,8 +157,13 @@ export class ClientsBuilder {
     const name = clientLabel(client, i);
     const where = (key: string): Found<N> => source.step(node, key) ?? node;
 
-    const { username } = client;
+    const username = typeof client.username === 'string' ? ownString(client.username) : client.username;
     const state = client.state === 'absent' ? 'absent' : 'present';
+    // Its slot: its place in `clients` when it will stand there (it has a username), else an orphan's.
+    const slot = typeof username === 'string' ? this.clients.length : -(this.orphans.length + 1);
+    this.currentSlot = slot;
+    this.currentLabel = name;
+    this.currentDomains = [];
     let loc = source.at(node);
     if (typeof username === 'string') {
       loc = source.at(where('username'));
@@ -136,8 +175,8 @@ export class ClientsBuilder {
         );
       } else {
         const first = usernames.get(username);
-        if (first === undefined) usernames.set(username, loc);
-        else error(loc, usernameTwice(username, placeOf(first, loc.file)));
+        if (first === undefined) usernames.set(username, packPlace(loc));
+        else error(loc, usernameTwice(username, placeOf(placeIn(loc.file, first), loc.file)));
       }
     }
 
@@ -154,8 +193,9 @@ export class ClientsBuilder {
         );
       }
       // Its sections' lists are errors of their own (a client that is deleted has none).
-      this.clientSections(source, client, node, name, typeof username === 'string' ? username : '', true, i, []);
-      if (typeof username === 'string') this.clients.push({ username, state, domains: [], loc });
+      this.clientSections(source, client, node, name, typeof username === 'string' ? username : '', true, slot, []);
+      if (typeof username === 'string')
+        this.clients.push(new DesiredClientItem(username, state, loc, { wants: {}, domains: [] }));
       return;
     }
 
@@ -169,11 +209,12 @@ export class ClientsBuilder {
       if (row.key === 'plan') planLoc = at;
       const problem = row.check(value as never, name);
       if (problem !== undefined) this.diagnostics.push({ ...at, ...problem });
-      wants[row.key] = value as string | boolean;
+      wants[row.key] = typeof value === 'string' ? this.keptValue(row.key, value) : (value as boolean);
     }
 
     /** This client's domains of valid names, and those with a zone (by their place in desiredDomains). */
     const desiredDomains: DesiredDomain[] = [];
+    this.currentDomains = desiredDomains;
     const zoned: { readonly at: number; readonly label: string; readonly dnsAt: Location }[] = [];
     /** The domain items (by their place in desiredDomains) that may give lists of the sections under a domain. */
     const sectioned: {
@@ -188,7 +229,8 @@ export class ClientsBuilder {
         // An item the domain's room reads: the schema check reported any other.
         const entry = domainItem(item);
         if (entry === undefined) return;
-        const { input, state: domainState, nameKey } = entry;
+        const { state: domainState, nameKey } = entry;
+        const input = ownString(entry.input);
         const domainLoc = source.at(nameKey === undefined ? itemNode : (source.step(itemNode, nameKey) ?? itemNode));
         const normalized = domainItemName(input, name);
         const label = settingsDomainLabel(item, j, name);
@@ -210,24 +252,22 @@ export class ClientsBuilder {
         }
         // The name as written when it is already normal: one string for both.
         const domainName = normalized.name === input ? input : normalized.name;
-        const desiredDomain: DesiredDomain = {
-          name: domainName,
+        const desiredDomain: DesiredDomain = new DesiredDomainItem(
+          domainName,
           input,
-          state: domainState,
-          ...(settings === undefined ? {} : { settings }),
-          ...(zone.dns === undefined ? {} : { dns: zone.dns }),
-          loc: domainLoc,
-        };
+          domainState,
+          settings,
+          zone.dns,
+          domainLoc,
+        );
         // Present or absent, a name is listed once: the same key for both.
-        const n = domains.get(domainName);
-        if (n === undefined) {
-          if (this.labels[i] === undefined) this.labels[i] = name;
-          domains.set(domainName, this.listings.length);
-          this.listings.push(desiredDomain);
-          this.listingClients.push(i);
+        const listed = domains.get(domainName);
+        if (listed === undefined) {
+          if (slot < 0 && this.orphans.length < -slot) this.orphans.push({ index: i, domains: desiredDomains });
+          domains.set(domainName, listingOf(slot, desiredDomains.length));
         } else {
-          const first = this.firstListing(n);
-          error(domainLoc, listedAgain(input, name, first, first.index === i));
+          const first = this.firstListing(listed);
+          error(domainLoc, listedAgain(input, name, first, first.slot === slot));
         }
         if (zone.dns !== undefined)
           zoned.push({ at: desiredDomains.length, label, dnsAt: locateIn(source, itemNode, ['dns'], true) });
@@ -270,7 +310,7 @@ export class ClientsBuilder {
           {
             client: name,
             clientDomains,
-            ownerOf: (other) => this.listedBy(other, i),
+            ownerOf: (other) => this.listedBy(other, slot),
             usernames: this.usernameKeys,
             parent: domain.name,
             parentAbsent: domain.state === 'absent',
@@ -287,24 +327,27 @@ export class ClientsBuilder {
       name,
       typeof username === 'string' ? username : '',
       false,
-      i,
+      slot,
       desiredDomains,
     );
 
     if (typeof username !== 'string') return;
-    this.clients.push({
-      username,
-      state,
-      ...(wants as ClientWants),
-      // Create only (never compared): the schema checked its type.
-      ...(typeof client.send_login_credentials === 'boolean'
-        ? { sendLoginCredentials: client.send_login_credentials }
-        : {}),
-      ...(planLoc === undefined ? {} : { planLoc }),
-      domains: desiredDomains,
-      ...(sections === undefined ? {} : { sections }),
-      loc,
-    });
+    // Create only (never compared): the schema checked its type.
+    if (typeof client.send_login_credentials === 'boolean')
+      wants[SEND_LOGIN_CREDENTIALS] = client.send_login_credentials;
+    if (username === '') this.emptyNamed.set(slot, i);
+    this.clients.push(
+      new DesiredClientItem(username, state, loc, { wants, planLoc, domains: desiredDomains, sections }),
+    );
+  }
+
+  /** `value` of the managed field `key` as kept: the previous client's string when equal, else a string of its own. */
+  private keptValue(key: string, value: string): string {
+    const last = this.lastValues.get(key);
+    if (last === value) return last;
+    const kept = ownString(value);
+    this.lastValues.set(key, kept);
+    return kept;
   }
 
   /** The lists a client item gives of the sections under a client (./sections.ts); undefined: none. */
@@ -315,7 +358,7 @@ export class ClientsBuilder {
     label: string,
     username: string,
     absent: boolean,
-    i: number,
+    slot: number,
     domains: readonly DesiredDomain[],
   ): ReadSections | undefined {
     if (!this.seens.kinds.some((k) => k.section.parent === 'client' && client[k.section.key] !== undefined))
@@ -329,7 +372,7 @@ export class ClientsBuilder {
       {
         client: label,
         clientDomains: new Set(domains.map((d) => d.name)),
-        ownerOf: (other) => this.listedBy(other, i),
+        ownerOf: (other) => this.listedBy(other, slot),
         usernames: this.usernameKeys,
         parent: username,
         parentAbsent: absent,

@@ -12,7 +12,7 @@ import { NO_PRUNE } from './types.js';
 import { SectionSeens } from './sections.js';
 
 export { isPartName, partOrder } from './part-names.js';
-import type { Desired, DesiredClient, DesiredHostingPlan, Diagnostic, Location } from './types.js';
+import type { Desired, DesiredClient, DesiredDomain, DesiredHostingPlan, Diagnostic, Location } from './types.js';
 
 /**
  * Manifest directories (docs/manifest.md, "Manifest directories"): every `*.yaml` and `*.yml` file of a
@@ -135,8 +135,10 @@ function acrossParts(parts: readonly Desired[], name: string): { desired: Desire
   const clients: DesiredClient[] = [];
   const plans: DesiredHostingPlan[] = [];
   let prune: Desired['prune'] | undefined;
-  const usernames = new Map<string, Location>();
-  const domains = new Map<string, { readonly input: string; readonly username: string; readonly loc: Location }>();
+  // The first listings, as the items themselves (their places made when a message needs one):
+  // these live as long as the check (issue 30, 7f).
+  const usernames = new Map<string, DesiredClient>();
+  const domains = new Map<string, { readonly domain: DesiredDomain; readonly client: DesiredClient }>();
   const planNames = new Map<string, Location>();
   for (const part of parts) {
     if (part.prune.loc !== undefined) {
@@ -153,23 +155,23 @@ function acrossParts(parts: readonly Desired[], name: string): { desired: Desire
       const loc = client.loc;
       if (loc === undefined) continue;
       // A username its part refused (uppercase) is not compared: its own error says enough.
-      const first = USERNAME_PATTERN.test(client.username) ? usernames.get(client.username) : loc;
-      if (first === undefined) usernames.set(client.username, loc);
+      const first = USERNAME_PATTERN.test(client.username) ? usernames.get(client.username)?.loc : loc;
+      if (first === undefined) usernames.set(client.username, client);
       else if (first.file !== loc.file) error(loc, usernameTwice(client.username, placeOf(first, loc.file)));
       for (const domain of client.domains) {
         const at = domain.loc;
         if (at === undefined) continue;
         const earlier = domains.get(domain.name);
-        if (earlier === undefined)
-          domains.set(domain.name, { input: domain.input, username: client.username, loc: at });
-        else if (earlier.loc.file !== at.file) {
+        const earlierAt = earlier?.domain.loc;
+        if (earlier === undefined || earlierAt === undefined) domains.set(domain.name, { domain, client });
+        else if (earlierAt.file !== at.file) {
           const label = `client ${quote(client.username)}`;
           const first = {
-            input: earlier.input,
-            client: `client ${quote(earlier.username)}`,
-            at: placeOf(earlier.loc, at.file),
+            input: earlier.domain.input,
+            client: `client ${quote(earlier.client.username)}`,
+            at: placeOf(earlierAt, at.file),
           };
-          error(at, listedAgain(domain.input, label, first, earlier.username === client.username));
+          error(at, listedAgain(domain.input, label, first, earlier.client.username === client.username));
         }
       }
     }
