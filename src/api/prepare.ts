@@ -221,16 +221,36 @@ function planNotes(desired: Desired, live: Live, scope: ClientScope): string[] {
  * A plan made against `live`, ready to render and save: the one place a PlanView is made of a
  * fresh plan (plan and apply here, the library's planView); its fingerprint covers exactly the
  * panel facts the plan depends on. A saved plan's view is the saved document itself (planSaved).
+ *
+ * The fingerprint is made when first read, once, and `live` let go then: so it is made after
+ * the manifest is gone (the caller reads it once the stage has returned: fingerprintNow), never
+ * beside it (its facts are a string or two per change: memory, at 100,000 creates).
  */
 export function viewOf(plan: Plan, live: Live, source: Omit<PlanView, 'plan' | 'fingerprint' | 'warnings'>): PlanView {
   // What needs the panel's names beside the plan (a saved plan's view keeps its document's).
   const lookalikes = hostingPlanLookalikes(plan.changes, liveHostingPlans(live), { skeleton, oddCharacter });
+  let fingerprint: string | undefined;
+  let against: Live | undefined = live;
   return {
     plan,
     ...source,
-    fingerprint: planFingerprint(plan, live),
+    get fingerprint(): string {
+      if (fingerprint === undefined && against !== undefined) {
+        fingerprint = planFingerprint(plan, against);
+        against = undefined;
+      }
+      return fingerprint as string;
+    },
     ...(lookalikes.length === 0 ? {} : { warnings: lookalikes }),
   };
+}
+
+/**
+ * `view` with its fingerprint made now (viewOf: made when first read), as a plain value: for a
+ * caller that has let the manifest go, so the panel read goes too, before the plan is written.
+ */
+export function fingerprintNow(view: PlanView): PlanView {
+  return { ...view };
 }
 
 /**
