@@ -93,16 +93,23 @@ interface PrepareOptions {
   readonly scope?: readonly string[] | undefined;
 }
 
-/** A manifest loaded: what it wants, its name in messages, its files (their digest goes into the plan). */
+/** A manifest's digest as a plan records it (manifest/parts.ts manifestDigest). */
+export type ManifestDigest = ReturnType<typeof manifestDigest>;
+
+/**
+ * A manifest loaded: what it wants, its name in messages, its files or their digest taken
+ * already (it goes into the plan; a caller that hands the digest need not hold the bytes while
+ * the panel is read).
+ */
 interface ManifestSource {
   readonly desired: Desired;
   readonly name: string;
-  readonly files: ManifestFiles;
+  readonly files: ManifestFiles | ManifestDigest;
 }
 
 /** What a plan records of its manifest: its name, digest, and a directory's parts. */
 function manifestFields(manifest: ManifestSource): Pick<PlanView, 'manifest' | 'manifestSha256' | 'manifestParts'> {
-  const digest = manifestDigest(manifest.files);
+  const digest = 'sha256' in manifest.files ? manifest.files : manifestDigest(manifest.files);
   return {
     manifest: manifest.name,
     manifestSha256: digest.sha256,

@@ -322,7 +322,8 @@ async function prepareInput(
   const input = await readInput(path, io, options.cap);
   if (input.kind === 'manifest') {
     io.stderr.write(`${sourceName(path)}: a manifest: planning against the panel now\n`);
-    return { prepared: await planFromManifest(input.files, io, credentials, options), fromManifest: true };
+    // Handed over: planFromManifest takes the files out of `input` once read and hashed (ManifestHandle).
+    return { prepared: await planFromManifest(input, io, credentials, options), fromManifest: true };
   }
   refuseScopedSavedPlan(scope, path);
   io.stderr.write(

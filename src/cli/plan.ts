@@ -11,9 +11,11 @@ import { readManifestFiles } from './manifest-files.js';
 import { MANIFEST_SIZE_HELP, MANIFEST_SIZE_OPTIONS, manifestSizeLimit } from './manifest-input.js';
 import { onGitHubActions, stepSummary } from './github.js';
 import { type Io, useColor } from './io.js';
+import type { ManifestFiles } from '../manifest/parts.js';
 import {
   MASS_HELP,
   MASS_OPTIONS,
+  type ManifestHandle,
   massLimits,
   planFromManifest,
   SCOPE_HELP,
@@ -124,17 +126,18 @@ async function planOf(
   credentials: Credentials,
   options: { readonly out: string | undefined; readonly scope: readonly string[] | undefined },
 ): Promise<PreparedPlan> {
-  const files = await readManifestFiles(path, io, 'manifest', manifestSizeLimit(values));
+  // Handed over: planFromManifest takes the files out once read and hashed (ManifestHandle).
+  const manifest: ManifestHandle = { files: await readManifestFiles(path, io, 'manifest', manifestSizeLimit(values)) };
   const snapshotFile = values['from-snapshot'];
   const prepared = await (snapshotFile === undefined
-    ? planFromManifest(files, io, credentials, {
+    ? planFromManifest(manifest, io, credentials, {
         connection: values,
         showUnmanaged: values['show-unmanaged'],
         scope: options.scope,
       })
     : // Loaded only for a plan from a snapshot.
       import('./snapshot.js').then((m) =>
-        m.planFromSnapshot(files, io, {
+        m.planFromSnapshot(manifest.files as ManifestFiles, io, {
           file: snapshotFile,
           out: options.out,
           connection: values,
