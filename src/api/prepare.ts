@@ -93,16 +93,23 @@ interface PrepareOptions {
   readonly scope?: readonly string[] | undefined;
 }
 
-/** A manifest loaded: what it wants, its name in messages, its files (their digest goes into the plan). */
+/** A manifest's digest as a plan records it (manifest/parts.ts manifestDigest). */
+export type ManifestDigest = ReturnType<typeof manifestDigest>;
+
+/**
+ * A manifest loaded: what it wants, its name in messages, its files or their digest taken
+ * already (it goes into the plan; a caller that hands the digest need not hold the bytes while
+ * the panel is read).
+ */
 interface ManifestSource {
   readonly desired: Desired;
   readonly name: string;
-  readonly files: ManifestFiles;
+  readonly files: ManifestFiles | ManifestDigest;
 }
 
 /** What a plan records of its manifest: its name, digest, and a directory's parts. */
 function manifestFields(manifest: ManifestSource): Pick<PlanView, 'manifest' | 'manifestSha256' | 'manifestParts'> {
-  const digest = manifestDigest(manifest.files);
+  const digest = 'sha256' in manifest.files ? manifest.files : manifestDigest(manifest.files);
   return {
     manifest: manifest.name,
     manifestSha256: digest.sha256,
@@ -221,16 +228,36 @@ function planNotes(desired: Desired, live: Live, scope: ClientScope): string[] {
  * A plan made against `live`, ready to render and save: the one place a PlanView is made of a
  * fresh plan (plan and apply here, the library's planView); its fingerprint covers exactly the
  * panel facts the plan depends on. A saved plan's view is the saved document itself (planSaved).
+ *
+ * The fingerprint is made when first read, once, and `live` let go then: so it is made after
+ * the manifest is gone (the caller reads it once the stage has returned: fingerprintNow), never
+ * beside it (its facts are a string or two per change: memory, at 100,000 creates).
  */
 export function viewOf(plan: Plan, live: Live, source: Omit<PlanView, 'plan' | 'fingerprint' | 'warnings'>): PlanView {
   // What needs the panel's names beside the plan (a saved plan's view keeps its document's).
   const lookalikes = hostingPlanLookalikes(plan.changes, liveHostingPlans(live), { skeleton, oddCharacter });
+  let fingerprint: string | undefined;
+  let against: Live | undefined = live;
   return {
     plan,
     ...source,
-    fingerprint: planFingerprint(plan, live),
+    get fingerprint(): string {
+      if (fingerprint === undefined && against !== undefined) {
+        fingerprint = planFingerprint(plan, against);
+        against = undefined;
+      }
+      return fingerprint as string;
+    },
     ...(lookalikes.length === 0 ? {} : { warnings: lookalikes }),
   };
+}
+
+/**
+ * `view` with its fingerprint made now (viewOf: made when first read), as a plain value: for a
+ * caller that has let the manifest go, so the panel read goes too, before the plan is written.
+ */
+export function fingerprintNow(view: PlanView): PlanView {
+  return { ...view };
 }
 
 /**

@@ -7,7 +7,7 @@ import type { PlanView } from '../render/common.js';
 import { renderApplyJson as applyJson, renderApplySummary, renderOutcomeLine } from '../render/outcome.js';
 import { renderPlanText as planText } from '../render/text.js';
 import type { LoadedManifest } from './manifest.js';
-import { viewOf, withWarnings } from './prepare.js';
+import { fingerprintNow, viewOf, withWarnings } from './prepare.js';
 
 /** What planView needs beside the plan: where it was made, from what. */
 export interface PlanContext {
@@ -38,7 +38,8 @@ export function planView(plan: Plan, context: PlanContext): PlanView {
     notes: context.notes ?? [],
     showUnmanaged: context.showUnmanaged === true,
   });
-  return withWarnings(view, DEFAULT_LIMITS);
+  // Its fingerprint made now, against `live` as it is (viewOf makes it when first read).
+  return withWarnings(fingerprintNow(view), DEFAULT_LIMITS);
 }
 
 /** The plan as `provision plan` prints it; `color` adds ANSI colours (default none). */

@@ -8,7 +8,13 @@ import {
   settlePasswords,
   tally,
 } from '../api/apply.js';
-import { DEFAULT_MAX_DELETES, refuseConflicts, refuseMassChanges, withWarnings } from '../api/prepare.js';
+import {
+  DEFAULT_MAX_DELETES,
+  fingerprintNow,
+  refuseConflicts,
+  refuseMassChanges,
+  withWarnings,
+} from '../api/prepare.js';
 import { ProvisionError } from '../errors.js';
 import { DEFAULT_CONNECTIONS } from '../panel/index.js';
 import type { PlanView } from '../render/common.js';
@@ -19,7 +25,7 @@ import { secretsGitWarning } from '../secrets/git.js';
 import { SecretsLock } from '../secrets/lock.js';
 import { loadEncryption, openSecretsSink, refusePlaintextInCi, requireSecretsPath } from '../secrets/sink.js';
 import { plural } from '../util.js';
-import type { Command } from './args.js';
+import type { Command, Credentials } from './args.js';
 import { count, oneOf, parseCommandLine, type Range, rangeText, SECONDS, seconds } from './args.js';
 import { CONNECTION_HELP, CONNECTION_OPTIONS } from './connection.js';
 import { EXIT, exitCodesHelp } from './exit.js';
@@ -154,21 +160,11 @@ ${exitCodesHelp(['ok', 'failure', 'stalePlan', 'massChange', 'interrupted'])}`,
     // answer is in while the panel is read, not awaited between the plan and the first request.
     const gitWarning = secretsPath === undefined || secretsPath === '' ? undefined : secretsGitWarning(secretsPath);
     try {
-      const input = await readInput(path, io, cap);
-      let prepared: Prepared;
-      if (input.kind === 'manifest') {
-        io.stderr.write(`${sourceName(path)}: a manifest: planning against the panel now\n`);
-        prepared = await planFromManifest(input.files, io, credentials, options);
-      } else {
-        refuseScopedSavedPlan(scope, path);
-        io.stderr.write(
-          `${path}: a saved plan (format ${input.saved.formatVersion}, made from ${input.saved.manifest}): ` +
-            'applying exactly it, without asking: the plan was the review\n',
-        );
-        prepared = await planFromSavedPlan(input.saved, path, io, credentials, options);
-      }
+      // The input (a manifest's bytes, what it wants) lives only while the plan is made: the
+      // fingerprint is made after (api/prepare.ts viewOf), the changes applied after that.
+      const { prepared, fromManifest } = await prepareInput(path, io, credentials, options, scope);
       const { panel } = prepared;
-      const view = withWarnings(prepared.view, limits);
+      const view = withWarnings(fingerprintNow(prepared.view), limits);
       try {
         // Passwords the secrets file cannot tell are set anew even when nothing else is to do.
         const { unknownPasswords } = prepared;
@@ -199,8 +195,7 @@ ${exitCodesHelp(['ok', 'failure', 'stalePlan', 'massChange', 'interrupted'])}`,
           return EXIT.ok;
         }
         refuseMassChanges(view.plan, limits);
-        if (input.kind === 'manifest' && !values['auto-approve'] && view.plan.changes.length > 0)
-          await confirm(view, io, format);
+        if (fromManifest && !values['auto-approve'] && view.plan.changes.length > 0) await confirm(view, io, format);
         const secrets =
           checkedSecretsPath === undefined
             ? undefined
@@ -314,4 +309,26 @@ async function confirm(view: PlanView, io: Io, format: 'text' | 'json'): Promise
   if (answer.trim() !== 'yes') {
     throw new ProvisionError('approval_required', `apply cancelled: ${count} planned, nothing was sent`);
   }
+}
+
+/** Reads `path` (a manifest or a saved plan) and prepares its plan; whether it was a manifest. */
+async function prepareInput(
+  path: string,
+  io: Io,
+  credentials: Credentials,
+  options: Parameters<typeof planFromManifest>[3],
+  scope: readonly string[] | undefined,
+): Promise<{ readonly prepared: Prepared; readonly fromManifest: boolean }> {
+  const input = await readInput(path, io, options.cap);
+  if (input.kind === 'manifest') {
+    io.stderr.write(`${sourceName(path)}: a manifest: planning against the panel now\n`);
+    // Handed over: planFromManifest takes the files out of `input` once read and hashed (ManifestHandle).
+    return { prepared: await planFromManifest(input, io, credentials, options), fromManifest: true };
+  }
+  refuseScopedSavedPlan(scope, path);
+  io.stderr.write(
+    `${path}: a saved plan (format ${input.saved.formatVersion}, made from ${input.saved.manifest}): ` +
+      'applying exactly it, without asking: the plan was the review\n',
+  );
+  return { prepared: await planFromSavedPlan(input.saved, path, io, credentials, options), fromManifest: false };
 }

@@ -1,19 +1,21 @@
-import { refuseConflicts, withWarnings } from '../api/prepare.js';
+import { fingerprintNow, type Prepared as PreparedPlan, refuseConflicts, withWarnings } from '../api/prepare.js';
 import { planTextPieces } from '../render/text.js';
-import type { Command } from './args.js';
+import type { Command, Credentials } from './args.js';
 import { oneOf, parseCommandLine } from './args.js';
 import { safeText } from '../escape.js';
-import { CONNECTION_HELP, CONNECTION_OPTIONS } from './connection.js';
+import { CONNECTION_HELP, CONNECTION_OPTIONS, type ConnectionValues } from './connection.js';
 import { EXIT, exitCodesHelp } from './exit.js';
 import { checkOutPath, writeAtomically } from './files.js';
 import { writePieces } from './write-pieces.js';
 import { readManifestFiles } from './manifest-files.js';
 import { MANIFEST_SIZE_HELP, MANIFEST_SIZE_OPTIONS, manifestSizeLimit } from './manifest-input.js';
 import { onGitHubActions, stepSummary } from './github.js';
-import { useColor } from './io.js';
+import { type Io, useColor } from './io.js';
+import type { ManifestFiles } from '../manifest/parts.js';
 import {
   MASS_HELP,
   MASS_OPTIONS,
+  type ManifestHandle,
   massLimits,
   planFromManifest,
   SCOPE_HELP,
@@ -88,27 +90,10 @@ ${exitCodesHelp(['ok', 'failure', 'changes'])}`,
     const limits = massLimits(values);
     const scope = scopeOf(values);
     const out = checkOutPath(values.out, '--out', '--format json prints the same plan document on stdout');
-    const path = positionals[0] ?? '';
-    const files = await readManifestFiles(path, io, 'manifest', manifestSizeLimit(values));
-    const snapshotFile = values['from-snapshot'];
-    const prepared = await (snapshotFile === undefined
-      ? planFromManifest(files, io, credentials, {
-          connection: values,
-          showUnmanaged: values['show-unmanaged'],
-          scope,
-        })
-      : // Loaded only for a plan from a snapshot.
-        import('./snapshot.js').then((m) =>
-          m.planFromSnapshot(files, io, {
-            file: snapshotFile,
-            out,
-            connection: values,
-            showUnmanaged: values['show-unmanaged'],
-            scope,
-          }),
-        ));
-    if ('panel' in prepared) await (prepared as { panel: { close(): Promise<void> } }).panel.close();
-    const view = withWarnings(prepared.view, limits);
+    // The manifest (its bytes, what it wants) lives only while the plan is made: its
+    // fingerprint is made after (api/prepare.ts viewOf), the plan written after that.
+    const prepared = await planOf(positionals[0] ?? '', values, io, credentials, { out, scope });
+    const view = withWarnings(fingerprintNow(prepared.view), limits);
     const warnings = view.warnings ?? [];
     // The JSON and Markdown renderers are loaded only for a run that writes them (start-up: test/cli/startup.test.ts).
     // The text and the JSON are written in pieces as they are made, never whole (write-pieces.ts).
@@ -128,3 +113,38 @@ ${exitCodesHelp(['ok', 'failure', 'changes'])}`,
     return values['detailed-exitcode'] && view.plan.changes.length > 0 ? EXIT.changes : EXIT.ok;
   },
 };
+
+/** Reads the manifest at `path` and plans it, against the panel or `--from-snapshot`'s snapshot. */
+async function planOf(
+  path: string,
+  values: ConnectionValues & {
+    'max-manifest-mb'?: string | undefined;
+    'show-unmanaged': boolean;
+    'from-snapshot'?: string | undefined;
+  },
+  io: Io,
+  credentials: Credentials,
+  options: { readonly out: string | undefined; readonly scope: readonly string[] | undefined },
+): Promise<PreparedPlan> {
+  // Handed over: planFromManifest takes the files out once read and hashed (ManifestHandle).
+  const manifest: ManifestHandle = { files: await readManifestFiles(path, io, 'manifest', manifestSizeLimit(values)) };
+  const snapshotFile = values['from-snapshot'];
+  const prepared = await (snapshotFile === undefined
+    ? planFromManifest(manifest, io, credentials, {
+        connection: values,
+        showUnmanaged: values['show-unmanaged'],
+        scope: options.scope,
+      })
+    : // Loaded only for a plan from a snapshot.
+      import('./snapshot.js').then((m) =>
+        m.planFromSnapshot(manifest.files as ManifestFiles, io, {
+          file: snapshotFile,
+          out: options.out,
+          connection: values,
+          showUnmanaged: values['show-unmanaged'],
+          scope: options.scope,
+        }),
+      ));
+  if ('panel' in prepared) await (prepared as { panel: { close(): Promise<void> } }).panel.close();
+  return prepared;
+}

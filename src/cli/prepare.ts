@@ -5,6 +5,7 @@ import {
   DEFAULT_MAX_DELETES,
   type Input,
   type Limits,
+  type ManifestDigest,
   planManifest,
   planSaved,
   type Prepared as PreparedPlan,
@@ -17,7 +18,8 @@ import { alreadyAppliedError, isAlreadyApplied } from './already-applied.js';
 import { connect, type ConnectionValues } from './connection.js';
 import { EXIT } from './exit.js';
 import { readManifestFiles } from './manifest-files.js';
-import type { ManifestFiles } from '../manifest/parts.js';
+import { manifestDigest, type ManifestFiles } from '../manifest/parts.js';
+import type { Desired } from '../manifest/types.js';
 import type { Io } from './io.js';
 import { loadWithDiagnostics, manifestSizeLimit, sourceName } from './manifest-input.js';
 import { readHead, type SizeLimit } from './files.js';
@@ -118,28 +120,41 @@ interface PrepareOptions {
   readonly cap?: SizeLimit | undefined;
 }
 
+/**
+ * A manifest's files handed to planFromManifest, which takes them out (`files` undefined after):
+ * their bytes are let go once read and hashed, before the panel is read (memory: a byte a byte).
+ */
+export interface ManifestHandle {
+  files: ManifestFiles | undefined;
+}
+
 /** Manifest (its diagnostics printed), panel, diff. */
 export async function planFromManifest(
-  files: ManifestFiles,
+  handle: ManifestHandle,
   io: Io,
   credentials: Credentials,
   options: PrepareOptions,
 ): Promise<Prepared> {
-  const desired = loadWithDiagnostics(files, io);
+  const manifest = takeManifest(handle, io);
   return withPanel(io, credentials, options, (panel) =>
-    planManifest(
-      panel,
-      { desired, name: sourceName(files.name), files },
-      {
-        showUnmanaged: options.showUnmanaged,
-        secretsPath: options.secretsPath,
-        redactions: credentials.redactions,
-        onEvent: journalPrinter(io),
-        scope: options.scope,
-        ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
-      },
-    ),
+    planManifest(panel, manifest, {
+      showUnmanaged: options.showUnmanaged,
+      secretsPath: options.secretsPath,
+      redactions: credentials.redactions,
+      onEvent: journalPrinter(io),
+      scope: options.scope,
+      ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
+    }),
   );
+}
+
+/** The manifest in `handle` loaded (its diagnostics printed) and hashed; its files taken out. */
+function takeManifest(handle: ManifestHandle, io: Io): { desired: Desired; name: string; files: ManifestDigest } {
+  const { files } = handle;
+  if (files === undefined) throw new Error('the manifest was taken already');
+  handle.files = undefined;
+  const desired = loadWithDiagnostics(files, io);
+  return { desired, name: sourceName(files.name), files: manifestDigest(files) };
 }
 
 /** `--clients` with a saved plan: refused before anything is said or sent (a saved plan keeps its own scope). */

@@ -1,15 +1,14 @@
-import type { Desired, DesiredClient, DesiredDomain } from '../manifest/types.js';
+import type { Desired, DesiredClient } from '../manifest/types.js';
 import { type ClientScope, clientScope, globMatcher } from '../names.js';
-import type { Live, LiveClient } from '../panel/types.js';
+import type { Live } from '../panel/types.js';
 import { orderChanges } from './order.js';
 import type { Change, Conflict, CreateDomain, DeleteDomain, Plan, Unknown, UpdateDomain } from './types.js';
-import { nearestParent, subdomainsFirst, withoutBlocked } from './domain-deletes.js';
+import { subdomainsFirst, withoutBlocked } from './domain-deletes.js';
 import { assertNever, compare } from '../util.js';
 import { LiveIndex } from './live-index.js';
-import { parentDomainOf } from './parents.js';
+import { domainCreateChanges, type DomainCreate } from './parents.js';
 import type { ClientChange, HostingPlans } from '../kinds/client/index.js';
 import { type ClientDiffView, diffClient, removeClient } from '../kinds/client/diff-rule.js';
-import { createDomain } from '../kinds/domain.js';
 import { diffDomain, unlistedDomains } from '../kinds/domain/diff-rule.js';
 import type { UpdateZone } from '../kinds/zone.js';
 import { diffNewZone, diffZone } from '../kinds/zone/diff-rule.js';
@@ -104,7 +103,11 @@ export function diffWithin(
   refuseNewSubdomainZones(domainCreates, new Set(liveDomains(live).map((d) => d.name)));
   // What will stand after the plan beside the live domains: new domains of existing clients.
   const deletes = withoutBlocked(tree.domainDeletes, liveDomains(live), domainCreates, conflicts);
-  const domainChanges: (CreateDomain | UpdateDomain | UpdateZone)[] = domainCreateChanges(domainCreates, index);
+  const domainChanges: (CreateDomain | UpdateDomain | UpdateZone)[] = domainCreateChanges(
+    domainCreates,
+    index,
+    clientChanges,
+  );
   // What the creates were made from is done with: it goes before the plan is ordered (memory).
   domainCreates.length = 0;
   for (const update of tree.domainUpdates) domainChanges.push(update);
@@ -147,38 +150,10 @@ export function diffWithin(
   };
 }
 
-/**
- * The creates of the domains the plan creates, each after its parent when that is created too.
- * The look-ups they need live only while they are made.
- */
-function domainCreateChanges(domainCreates: readonly DomainCreate[], index: LiveIndex): CreateDomain[] {
-  // The domains created, each with its client's username.
-  const createdBy = new Map<string, string>();
-  for (const d of domainCreates) createdBy.set(d.name, d.client.username);
-  return domainCreates.map(({ client, name, liveClient, settings }) =>
-    createDomain(
-      name,
-      client.username,
-      liveClient?.id ?? null,
-      nearestParent(name, createdBy),
-      settings,
-      parentDomainOf(name, { username: client.username, id: liveClient?.id }, index.domains, createdBy),
-    ),
-  );
-}
-
 /** What diff takes beside the manifest and the panel. */
 export interface DiffOptions {
   /** `--clients`: plan only the clients whose username matches one of these glob patterns (see diff). */
   readonly scope?: readonly string[] | undefined;
-}
-
-/** A domain the plan creates: its create is made once every new domain is known (its parent may be one). */
-interface DomainCreate {
-  readonly client: DesiredClient;
-  readonly name: string;
-  readonly liveClient: LiveClient | undefined;
-  readonly settings: DesiredDomain['settings'];
 }
 
 /** What the walk over the tree collects, in the order the rules answer. */

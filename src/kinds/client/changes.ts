@@ -11,6 +11,7 @@ import {
   type HostingPlanRef,
   type KindNoun,
   type NewIds,
+  NO_DEPENDENCIES,
   type PanelRequest,
 } from '../common.js';
 import {
@@ -89,7 +90,7 @@ export function createClient(
     name: username,
     reason: 'not on the panel',
     // A plan the same run creates or updates: the planner adds the wait (plan/diff.ts).
-    dependsOn: [],
+    dependsOn: NO_DEPENDENCIES,
     ...(targets as ClientTargets),
     sendLoginCredentials: wants.sendLoginCredentials ?? false,
   };
@@ -112,7 +113,7 @@ export function deleteClient(
     clientId: live.id,
     domainNames,
     reason,
-    dependsOn: [],
+    dependsOn: NO_DEPENDENCIES,
   };
 }
 
@@ -145,7 +146,7 @@ export function updateClient(
     name: username,
     clientId: live.id,
     reason: 'differs from the manifest',
-    dependsOn: [],
+    dependsOn: NO_DEPENDENCIES,
     fields,
     ...(hostingPlan === undefined ? {} : { hostingPlan }),
   };

@@ -129,6 +129,18 @@ export function hostingPlans(list: readonly LiveHostingPlan[]): HostingPlans {
   };
 }
 
+/** One HostingPlanRef a panel plan, and one a plan the run creates, shared by every client on it (memory). */
+const PLAN_REFS = new WeakMap<object, Map<string, HostingPlanRef>>();
+function sharedRef(key: object, name: string, id: number | null): HostingPlanRef {
+  const refs = PLAN_REFS.get(key) ?? new Map<string, HostingPlanRef>();
+  PLAN_REFS.set(key, refs);
+  const ref = refs.get(name) ?? { name, id };
+  refs.set(name, ref);
+  return ref;
+}
+const planRef = (plan: LiveHostingPlan): HostingPlanRef => sharedRef(plan, plan.name, plan.id);
+const newPlanRef = (plans: HostingPlans, name: string): HostingPlanRef => sharedRef(plans, name, null);
+
 /**
  * One row of the table: everything the stages need of one field (methods, so a row of any field
  * fits `ClientFieldRow<ClientField>`).
@@ -251,10 +263,10 @@ const ROWS: { readonly [K in ClientField]: ClientFieldRow<K> } = {
         : undefined,
     target(wanted, plans) {
       const plan = plans.byName(wanted);
-      if (plan === undefined && plans.creates?.(wanted) === true) return { name: wanted, id: null };
+      if (plan === undefined && plans.creates?.(wanted) === true) return newPlanRef(plans, wanted);
       // The planner resolves every plan name before it compares (unknown_hosting_plan).
       if (plan === undefined) throw new Error(`hosting plan ${quote(wanted)} was not resolved`);
-      return { name: plan.name, id: plan.id };
+      return planRef(plan);
     },
     same: (live, target) => target.id !== null && live === target.id,
     before: (live, plans) => (live === null ? null : (plans.nameOf(live) ?? `#${live}`)),

@@ -7,9 +7,12 @@ import { assertNever } from '../../util.js';
 import {
   afterSubdomains,
   type ChangeBase,
+  type ChangeId,
   changeId,
+  dependencies,
   type KindNoun,
   type NewIds,
+  NO_DEPENDENCIES,
   type PanelRequest,
 } from '../common.js';
 import { type LiveDomain, unicodeForm } from './record.js';
@@ -89,6 +92,8 @@ export interface ParentDomain {
 /**
  * The create of `name` for `client` (`clientId` null when the client is created in the same
  * run: it then waits for the client's create), after its `parent` when that is created too.
+ * `ids`: the ids already made of this create and of the creates it waits for, reused rather
+ * than made again (the planner holds them: memory, at 100,000 domains); each made when absent.
  */
 export function createDomain(
   name: string,
@@ -97,27 +102,36 @@ export function createDomain(
   parent?: string,
   settings?: DomainSettings,
   parentDomain?: ParentDomain,
+  ids?: CreateIds,
 ): CreateDomain {
   const given = givenSettings(settings).length > 0;
   // A parent of the same client created in the same run: its id comes from its create's answer.
-  const waitsFor = parentDomain?.id === null && parentDomain.name !== parent ? [parentDomain.name] : [];
+  const waitsFor = parentDomain?.id === null && parentDomain.name !== parent ? parentDomain.name : undefined;
+  const owner = clientId === null ? (ids?.client ?? changeId('client', client)) : undefined;
+  const above = parent === undefined ? undefined : (ids?.parent ?? changeId('domain', parent));
+  const other = waitsFor === undefined ? undefined : changeId('domain', waitsFor);
   return {
-    id: changeId('domain', name),
+    id: ids?.own ?? changeId('domain', name),
     action: 'create',
     type: 'domain',
     name,
     client,
     clientId,
     reason: 'not on the panel',
-    dependsOn: [
-      ...(clientId === null ? [changeId('client', client)] : []),
-      ...(parent === undefined ? [] : [changeId('domain', parent)]),
-      ...waitsFor.map((name) => changeId('domain', name)),
-    ],
+    dependsOn: dependencies(owner, above, other),
     ...(parent === undefined ? {} : { parent }),
     ...(parentDomain === undefined ? {} : { parentDomain }),
     ...(given && settings !== undefined ? { settings } : {}),
   };
+}
+
+/** The ids a domain's create is made with when the planner has them (createDomain). */
+export interface CreateIds {
+  readonly own?: ChangeId<'domain'> | undefined;
+  /** Its client's create. */
+  readonly client?: ChangeId<'client'> | undefined;
+  /** Its parent's create. */
+  readonly parent?: ChangeId<'domain'> | undefined;
 }
 
 /**
@@ -151,7 +165,7 @@ export function updateDomain(
     client: owner.username,
     clientId: owner.id,
     reason: `differs from the manifest${forwardingOffNote(fields, shown)}`,
-    dependsOn: [],
+    dependsOn: NO_DEPENDENCIES,
     fields,
     body: settingsBody(fields, live.settings ?? {}),
   };
@@ -187,7 +201,7 @@ export function deleteDomain(
     client: owner.username,
     clientId: owner.id,
     reason,
-    dependsOn: [],
+    dependsOn: NO_DEPENDENCIES,
     subdomains: [],
   };
 }
