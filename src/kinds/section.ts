@@ -20,11 +20,23 @@ export interface SectionPlace {
   readonly column: number;
 }
 
-/** A problem at its place, as the manifest stage collects them (manifest/types.ts Diagnostic). */
-export type SectionProblem = SectionPlace & { readonly severity: 'error' | 'warning'; readonly message: string };
+/**
+ * A problem at its place, as the manifest stage collects them (manifest/types.ts Diagnostic); `L`
+ * a place the caller's locator gives (every room's manifest reader is generic over it).
+ */
+export type PlacedProblem<L extends SectionPlace> = L & {
+  readonly severity: 'error' | 'warning';
+  readonly message: string;
+};
 
-/** Where a path below the section's list stands (`[0, 'aliases', 1]`), at its key rather than its value when `atKey`. */
-export type SectionLocator = (path: readonly (string | number)[], atKey: boolean) => SectionPlace;
+/** Where a path below a list stands (`[0, 'aliases', 1]`), at its key rather than its value when `atKey`. */
+export type PathLocator<L extends SectionPlace> = (path: readonly (string | number)[], atKey: boolean) => L;
+
+/** A problem at a section's place. */
+export type SectionProblem = PlacedProblem<SectionPlace>;
+
+/** Where a path below the section's list stands. */
+export type SectionLocator = PathLocator<SectionPlace>;
 
 /** What the manifest stage tells a section of the parent item its list stands under. */
 export interface SectionItemContext {

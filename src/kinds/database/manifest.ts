@@ -13,6 +13,7 @@ import { quote } from '../../escape.js';
 import { isRecord, placeOf } from '../../util.js';
 import { DATABASE_FIELD_NAMES, type DatabaseWants } from './fields.js';
 import { hostSet, normalizeRemoteHost } from './hosts.js';
+import type { PathLocator, PlacedProblem, SectionPlace as Place } from '../section.js';
 
 /** The key of a client item that lists its databases (and the key `prune` refuses). */
 export const DATABASES_KEY = 'databases';
@@ -37,18 +38,13 @@ export const DATABASE_NAME_RULE = 'lowercase letters a-z, digits and "_", 1 to 6
 export const DATABASE_USER_PATTERN = /^[a-z0-9_]{1,32}$/;
 export const DATABASE_USER_RULE = 'lowercase letters a-z, digits and "_", 1 to 32 characters';
 
-/** A place in a manifest file; line and column count from 1. */
-export interface Place {
-  readonly file: string;
-  readonly line: number;
-  readonly column: number;
-}
+export type { Place };
 
-/** A problem at its place, as the manifest stage collects them (manifest/types.ts Diagnostic). */
-export type DatabaseProblem<L extends Place> = L & { readonly severity: 'error' | 'warning'; readonly message: string };
+/** A problem at its place, as the manifest stage collects them. */
+export type DatabaseProblem<L extends Place> = PlacedProblem<L>;
 
 /** Where a path below the `databases` list stands (`[0, 'remote_hosts', 1]`), at its key rather than its value when `atKey`. */
-export type DatabaseLocator<L extends Place> = (path: readonly (string | number)[], atKey: boolean) => L;
+export type DatabaseLocator<L extends Place> = PathLocator<L>;
 
 /** A database as the manifest wants it. */
 export interface WantedDatabase {

@@ -12,6 +12,7 @@ import { quote } from '../../escape.js';
 import { isRecord, placeOf } from '../../util.js';
 import { FTP_USER_FIELD_NAMES, type FtpUserWants } from './fields.js';
 import { homeDomain, normalizeHome } from './home.js';
+import type { PathLocator, PlacedProblem, SectionPlace as Place } from '../section.js';
 
 /** The key of a client item that lists its FTP users, and of `prune` that deletes those not listed. */
 export const FTP_USERS_KEY = 'ftp_users';
@@ -29,18 +30,13 @@ export const FTP_USER_NAME_PATTERN = /^[a-z0-9][a-z0-9._-]{0,63}$/;
 export const FTP_USER_NAME_RULE =
   'an FTP user name is 1 to 64 characters: lowercase letters a-z, digits and . _ -, starting with a letter or a digit';
 
-/** A place in a manifest file; line and column count from 1. */
-export interface Place {
-  readonly file: string;
-  readonly line: number;
-  readonly column: number;
-}
+export type { Place };
 
-/** A problem at its place, as the manifest stage collects them (manifest/types.ts Diagnostic). */
-export type FtpUserProblem<L extends Place> = L & { readonly severity: 'error' | 'warning'; readonly message: string };
+/** A problem at its place, as the manifest stage collects them. */
+export type FtpUserProblem<L extends Place> = PlacedProblem<L>;
 
 /** Where a path below the `ftp_users` list stands (`[0, 'home']`), at its key rather than its value when `atKey`. */
-export type FtpUserLocator<L extends Place> = (path: readonly (string | number)[], atKey: boolean) => L;
+export type FtpUserLocator<L extends Place> = PathLocator<L>;
 
 /** An FTP user as the manifest wants it. */
 export interface WantedFtpUser {

@@ -7,16 +7,9 @@ import { quote } from '../../escape.js';
 import { placeOf } from '../../util.js';
 import type { WantedHostingPlan } from './diff-rule.js';
 import { absentPlanUsed, HOSTING_PLANS_KEY, PLAN_NAME_KEY, planItem, planListedAgain } from './manifest.js';
+import type { PlacedProblem, SectionPlace as Place } from '../section.js';
 
-/** A place in a manifest file; line and column count from 1. */
-interface Place {
-  readonly file: string;
-  readonly line: number;
-  readonly column: number;
-}
-
-/** A problem at its place, as the manifest stage collects them (manifest/types.ts Diagnostic). */
-type Problem<L extends Place> = L & { readonly severity: 'error' | 'warning'; readonly message: string };
+type Problem<L extends Place> = PlacedProblem<L>;
 
 /** What the list needs of the manifest's source: its nodes `F` by key or index, and their places `L`. */
 export interface PlanListSource<F, L extends Place> {

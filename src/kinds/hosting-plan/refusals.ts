@@ -9,13 +9,7 @@ import { quote } from '../../escape.js';
 import { closest } from '../../names.js';
 import { plural } from '../../util.js';
 import type { ClientMove } from './diff-rule.js';
-
-/** A place in the manifest. */
-interface Place {
-  readonly file: string;
-  readonly line: number;
-  readonly column: number;
-}
+import type { SectionPlace as Place } from '../section.js';
 
 /** A client of the manifest, as these refusals read it. */
 export interface PlanClient {

@@ -4,22 +4,18 @@
  * and parts). Pure.
  */
 import { quote } from '../../escape.js';
+import type { PathLocator, PlacedProblem, SectionPlace as Place } from '../section.js';
 
-/** A place in a manifest file; line and column count from 1. */
-export interface Place {
-  readonly file: string;
-  readonly line: number;
-  readonly column: number;
-}
+export type { Place };
 
-/** A problem at its place, as the manifest stage collects them (manifest/types.ts Diagnostic). */
-export type MailboxProblem<L extends Place> = L & { readonly severity: 'error' | 'warning'; readonly message: string };
+/** A problem at its place, as the manifest stage collects them. */
+export type MailboxProblem<L extends Place> = PlacedProblem<L>;
 
 /**
  * Where a path below the `mailboxes` list stands (`[0, 'aliases', 1]`: the second alias of the
  * first item), at its key rather than its value when `atKey`.
  */
-export type MailboxLocator<L extends Place> = (path: readonly (string | number)[], atKey: boolean) => L;
+export type MailboxLocator<L extends Place> = PathLocator<L>;
 
 /**
  * An address taken by an earlier entry: as written, by a mailbox or as an alias of one, where. A
