@@ -11,27 +11,27 @@
  * set for the commands that read no manifest: export of a large panel ran 1.18x slower under
  * them, for no memory goal. Loaded by bin.ts before anything else: imports nothing.
  *
- * `plan` and `apply` keep the old generation's bound only. What they read is mostly the panel's
- * lists (15 times the manifest at 20,000 clients), which the goal counts among the bytes read,
- * so a young generation grown to V8's 16 MB costs them under a byte a byte; held at 1 MB, each
- * megabyte allocated was a scavenge that copied what the plan keeps (the manifest's items, the
- * lists' records) once more: a converged plan of 1,000 clients with five things each under their
- * domains spent about 4% more CPU so (docs/benchmarks.md, "issue 32").
+ * `plan` and `apply` run under both, and compile later (PLAN_HEAP_FLAGS). What they read may be
+ * mostly the panel's lists (which the goal counts among the bytes read), but a first plan of a
+ * manifest the panel lacks reads little else: with V8's young generation it peaked at 17 to 18
+ * bytes a byte of manifest on a quiet machine and at 30 to 32 on a busy one (20,000 new clients,
+ * every output), where held at its first size it stays at 17 to 18 (docs/benchmarks.md, "Plan of
+ * N new clients"); the young generation saved about 4% of a plan's CPU.
  */
 
 /** The V8 flags a manifest read runs under (`validate`, `export --into`). */
 export const MANIFEST_HEAP_FLAGS: readonly string[] = ['--semi-space-growth-factor=1', '--heap-growing-percent=25'];
 
 /**
- * The V8 flags of `plan` and `apply`: the old generation's bound, V8's young generation, and a
- * function optimized (TurboFan) only once it has run 16 times as long as V8 waits by default
+ * The V8 flags of `plan` and `apply`: a manifest read's (MANIFEST_HEAP_FLAGS), and a function
+ * optimized (TurboFan) only once it has run 16 times as long as V8 waits by default
  * (`--interrupt-budget`, 67,584 in Node 20): a run of a second or two spent more CPU compiling
  * code it then hardly ran (in background threads, on a machine that may have one core to spare)
  * than the compiled code saved. A converged plan of 1,000 clients spent 15 to 25% less CPU so,
  * one of 10,000 clients 7 to 10% less, one of 30,000 about 3% less: code that runs long is
  * still optimized, later (docs/benchmarks.md, "issue 32").
  */
-export const PLAN_HEAP_FLAGS: readonly string[] = ['--heap-growing-percent=25', '--interrupt-budget=1081344'];
+export const PLAN_HEAP_FLAGS: readonly string[] = [...MANIFEST_HEAP_FLAGS, '--interrupt-budget=1081344'];
 
 /** The command a command line runs, as main finds it (after the global `--no-color`, wherever it stands). */
 function commandOf(args: readonly string[]): { command: string | undefined; rest: string[] } {

@@ -38,7 +38,11 @@ describe('the heap flags of each command line', () => {
   });
 
   test('plan and apply keep the old generation bound, not the young generation held at 1 MB; they optimize later', () => {
-    expect(PLAN_HEAP_FLAGS).toEqual(['--heap-growing-percent=25', '--interrupt-budget=1081344']);
+    expect(PLAN_HEAP_FLAGS).toEqual([
+      '--semi-space-growth-factor=1',
+      '--heap-growing-percent=25',
+      '--interrupt-budget=1081344',
+    ]);
     expect(MANIFEST_HEAP_FLAGS).toEqual(['--semi-space-growth-factor=1', '--heap-growing-percent=25']);
   });
 });
