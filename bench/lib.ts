@@ -232,3 +232,40 @@ export function plainScript(name: string): Promise<string> {
   }
   return script;
 }
+
+/** Peak RSS and CPU time of a finished `node` process (timedNode). */
+export interface NodeCost {
+  /** Peak resident set, MB. */
+  readonly mb: number;
+  /** User and system time, seconds. */
+  readonly cpu: number;
+}
+
+/**
+ * Runs `node ...argv` under /usr/bin/time and gives its peak RSS and CPU time; it must exit with
+ * one of `codes`. Its stdout goes nowhere, or to the file `stdoutTo` as a shell redirect writes it.
+ */
+export function timedNode(
+  argv: readonly string[],
+  options: {
+    readonly env?: Readonly<Record<string, string>>;
+    readonly codes?: readonly number[];
+    readonly stdoutTo?: string;
+  } = {},
+): NodeCost {
+  const { env = {}, codes = [0], stdoutTo } = options;
+  const command =
+    stdoutTo === undefined
+      ? [process.execPath, ...argv]
+      : ['sh', '-c', 'exec "$@" > "$0"', stdoutTo, process.execPath, ...argv];
+  const result = spawnSync('/usr/bin/time', ['-f', 'BENCH_RSS_KB=%M BENCH_CPU=%U+%S', ...command], {
+    cwd: ROOT,
+    env: { ...process.env, NO_COLOR: '1', ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  const stderr = result.stderr.toString();
+  const m = /BENCH_RSS_KB=(\d+) BENCH_CPU=([\d.]+)\+([\d.]+)/.exec(stderr);
+  if (m === null || !codes.includes(result.status ?? -1))
+    throw new Error(`node ${argv.join(' ')} exited ${String(result.status)}: ${stderr.slice(-400)}`);
+  return { mb: Number(m[1]) / 1024, cpu: Number(m[2]) + Number(m[3]) };
+}

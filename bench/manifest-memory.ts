@@ -18,12 +18,11 @@
  *
  *   npm run build && node --import tsx bench/manifest-memory.ts [--clients 20000] [--runs 1]
  */
-import { spawnSync } from 'node:child_process';
 import { mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BENCH_KEY, count, manifestYaml } from './fixtures.js';
-import { BIN, type Figure, log, median, ROOT, startSim } from './lib.js';
+import { BIN, type Figure, log, median, startSim, timedNode } from './lib.js';
 
 const u = (i: number): string => `c${String(i).padStart(6, '0')}`;
 
@@ -89,16 +88,7 @@ function jsonData(n: number): unknown {
 
 /** Peak RSS (MB) of `node ...argv`, which must exit with one of `codes` (a manifest of errors exits 1). */
 function peakRss(argv: readonly string[], env: Readonly<Record<string, string>> = {}, codes = [0]): number {
-  const result = spawnSync('/usr/bin/time', ['-f', 'BENCH_RSS_KB=%M', process.execPath, ...argv], {
-    cwd: ROOT,
-    env: { ...process.env, NO_COLOR: '1', ...env },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  const stderr = result.stderr.toString();
-  const kb = /BENCH_RSS_KB=(\d+)/.exec(stderr);
-  if (kb === null || !codes.includes(result.status ?? -1))
-    throw new Error(`node ${argv.join(' ')} exited ${String(result.status)}: ${stderr.slice(-400)}`);
-  return Number(kb[1]) / 1024;
+  return timedNode(argv, { env, codes }).mb;
 }
 
 const READ_ALONE = 'new TextDecoder().decode(require("node:fs").readFileSync(process.argv[1]))';

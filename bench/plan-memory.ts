@@ -11,39 +11,18 @@
  *
  *   npm run build && node --import tsx bench/plan-memory.ts [--clients 20000] [--runs 1]
  */
-import { spawnSync } from 'node:child_process';
 import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BENCH_KEY, count, manifestYaml } from './fixtures.js';
-import { BIN, type Figure, log, median, ROOT, startSim } from './lib.js';
+import { BIN, type Figure, log, median, startSim, timedNode } from './lib.js';
 
 /** The build measured beside this one, when given. */
 const BASE = process.env.BENCH_BASE;
 
 /** Peak RSS (MB) and CPU seconds of `node bin plan ...`; stdout to a file, as a redirect writes it. */
 function planRun(bin: string, args: readonly string[], env: Readonly<Record<string, string>>, out: string) {
-  const result = spawnSync(
-    '/usr/bin/time',
-    [
-      '-f',
-      'BENCH_RSS_KB=%M BENCH_CPU=%U+%S',
-      'sh',
-      '-c',
-      'exec "$@" > "$0"',
-      out,
-      process.execPath,
-      bin,
-      'plan',
-      ...args,
-    ],
-    { cwd: ROOT, env: { ...process.env, NO_COLOR: '1', ...env }, stdio: ['ignore', 'ignore', 'pipe'] },
-  );
-  const stderr = result.stderr.toString();
-  const m = /BENCH_RSS_KB=(\d+) BENCH_CPU=([\d.]+)\+([\d.]+)/.exec(stderr);
-  if (m === null || result.status !== 0)
-    throw new Error(`plan ${args.join(' ')} exited ${String(result.status)}: ${stderr.slice(-400)}`);
-  return { mb: Number(m[1]) / 1024, cpu: Number(m[2]) + Number(m[3]) };
+  return timedNode([bin, 'plan', ...args], { env, stdoutTo: out });
 }
 
 /** The outputs of a plan, as flags of `plan FILE`. */
@@ -77,11 +56,7 @@ export async function measurePlanMemory(clients: number, runs: number, dir: stri
       `  plan memory: ${count(clients)} new clients (${(bytes / 1024 / 1024).toFixed(1)} MB), ` +
         `start-up ${startup.toFixed(0)} MB${BASE === undefined ? '' : `, the base's ${baseStartup.toFixed(0)} MB`}`,
     );
-    const validate = spawnSync('/usr/bin/time', ['-f', 'BENCH_RSS_KB=%M', process.execPath, BIN, 'validate', file], {
-      cwd: ROOT,
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    const validateMb = Number(/BENCH_RSS_KB=(\d+)/.exec(validate.stderr.toString())?.[1] ?? NaN) / 1024;
+    const validateMb = timedNode([BIN, 'validate', file]).mb;
     for (const output of OUTPUTS) {
       const now: number[] = [];
       const before: number[] = [];
