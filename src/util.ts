@@ -57,6 +57,11 @@ export function plural(n: number, word: string, many = `${word}s`): string {
   return `${n} ${n === 1 ? word : many}`;
 }
 
+/** Phrases as a sentence lists them: `a`, `a and b`, `a, b and c`. */
+export function inWords(phrases: readonly string[]): string {
+  return phrases.length <= 1 ? (phrases[0] ?? '') : `${phrases.slice(0, -1).join(', ')} and ${phrases.at(-1) ?? ''}`;
+}
+
 /** A duration for people: `30 s`, `2.5 s`. */
 export function formatSeconds(ms: number): string {
   return `${(ms / 1000).toFixed(ms % 1000 === 0 ? 0 : 1)} s`;

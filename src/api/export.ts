@@ -18,7 +18,8 @@ import { readZone, type ZoneDomain, zoneDomains } from '../kinds/zone/read.js';
 import type { LiveZone } from '../kinds/zone/record.js';
 import { readEach } from '../panel/object-reads.js';
 import type { OnEvent } from '../plan/events.js';
-import { liveDomainsComplete, withLiveZones } from '../kinds/index.js';
+import { KIND_NAMES, KINDS, type KindName, liveDomainsComplete, SECTION_KINDS, withLiveZones } from '../kinds/index.js';
+import type { KindNoun } from '../kinds/common.js';
 
 /**
  * `provision export` over a connected panel: the manifest of the live panel (export/model.ts,
@@ -132,6 +133,31 @@ interface ExportedManifest {
   readonly plans?: number;
   /** The zones read and written (--with dns); undefined when none was asked for. */
   readonly zones?: ZoneCounts;
+  /** How many things of each kind listed under an item it writes (the kinds asked for by --with), in the table's order. */
+  readonly listed: readonly ListedCount[];
+}
+
+/** How many things of a kind listed under a parent item (a domain's, a client's) a manifest holds. */
+export interface ListedCount {
+  readonly noun: KindNoun;
+  readonly count: number;
+}
+
+/**
+ * How many things of each section kind `desired` lists (Kind.section: under each client or
+ * domain item), for the kinds `asked` accepts, in the table's order.
+ */
+function listedCounts(desired: Desired, asked: (name: KindName) => boolean): ListedCount[] {
+  return KIND_NAMES.flatMap((name) => {
+    const section = SECTION_KINDS.find((kind) => kind.name === name)?.section;
+    if (section === undefined || !asked(name)) return [];
+    let count = 0;
+    for (const client of desired.clients) {
+      if (section.parent === 'client') count += client.sections?.[name]?.length ?? 0;
+      else for (const domain of client.domains) count += domain.sections?.[name]?.length ?? 0;
+    }
+    return [{ noun: KINDS[name].noun, count }];
+  });
 }
 
 /** The header lines of a manifest export for what `--with` asks for: a line for each kind it names (Kind.export.header). */
@@ -176,6 +202,10 @@ export function exportManifest(
     notes: unshown === undefined ? notes : [unshown, ...notes],
     ...(options.with?.has('dns') === true ? { zones: model.zoneCounts(clients) } : {}),
     ...(plans === undefined ? {} : { plans: plans.length }),
+    listed: listedCounts(check.desired, (name) => {
+      const word = KINDS[name].export?.with;
+      return word === undefined || options.with?.has(word) === true;
+    }),
   };
 }
 

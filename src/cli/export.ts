@@ -22,7 +22,7 @@ import {
 } from '../api/export.js';
 import { globMatcher } from '../names.js';
 import type { Live } from '../panel/index.js';
-import { plural } from '../util.js';
+import { inWords, plural } from '../util.js';
 import type { Command, Credentials } from './args.js';
 import { checkClientPatterns, parseCommandLine } from './args.js';
 import { CONNECTION_HELP, CONNECTION_OPTIONS, connect, type ConnectionValues } from './connection.js';
@@ -218,7 +218,7 @@ async function exportPanel(
     exportAsks(options),
   );
   const filter = patterns.length === 0 ? '' : ` (clients matching ${patterns.map((p) => quote(p)).join(', ')})`;
-  const { text, clients, domains, warnings, notes, zones, plans } = exportManifest(
+  const { text, clients, domains, warnings, notes, zones, plans, listed } = exportManifest(
     live,
     include,
     [
@@ -239,9 +239,14 @@ async function exportPanel(
     warnings.length === 0
       ? ''
       : `; ${plural(warnings.length, 'name or value', 'names or values')} left out (see the warnings above)`;
+  const counted = [
+    ...(plans === undefined ? [] : [plural(plans, 'hosting plan')]),
+    plural(clients, 'client'),
+    plural(domains, 'domain'),
+    ...listed.map(({ noun, count }) => plural(count, noun.one, noun.many)),
+  ];
   io.stderr.write(
-    `exported ${plans === undefined ? '' : `${plural(plans, 'hosting plan')}, `}` +
-      `${plural(clients, 'client')} and ${plural(domains, 'domain')} of ${url}` +
+    `exported ${inWords(counted)} of ${url}` +
       `${values.out === undefined ? '' : ` to ${safeText(values.out)}`}${left}\n`,
   );
   if (zones !== undefined) io.stderr.write(`${zonesLine(zones)}\n`);

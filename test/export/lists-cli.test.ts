@@ -24,6 +24,8 @@ describe('provision export --with mailboxes,databases,ftp-users', () => {
     );
     expect(exported.code, exported.stderr).toBe(0);
     expect(exported.stderr).not.toContain('warning');
+    // The summary counts what each list wrote, in the table's order.
+    expect(exported.stderr).toContain('exported 2 clients, 3 domains, 3 mailboxes, 2 databases and 2 FTP users of ');
     const text = await readFile(w.file, 'utf8');
     expect(text).not.toContain(PASSWORD);
     expect(text).not.toMatch(/^[ -]*password:/m);
@@ -94,6 +96,9 @@ describe('provision export --with mailboxes,databases,ftp-users', () => {
     expect(read).not.toContain('/ftp-users');
     expect(one.stdout).toContain('databases:');
     expect(one.stdout).not.toMatch(/mailboxes|ftp_users/);
+    // Only the list asked for is counted; none without a word.
+    expect(one.stderr).toMatch(/^exported 2 clients, \d+ domains and 2 databases of /m);
+    expect(plain.stderr).toMatch(/^exported 2 clients and \d+ domains of /m);
   });
 
   it('an unknown word is refused, naming the words the kinds give', async () => {
