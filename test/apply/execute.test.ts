@@ -4,6 +4,7 @@
  * takes a slot per request, on requests: its flushes hold none), the order of dependencies,
  * skips for a failure's dependents and nobody else, and nothing new after an interruption.
  */
+import { createHook } from 'node:async_hooks';
 import { describe, expect, test } from 'vitest';
 import { executeChanges, type ChangeAdapter, type Outcome } from '../../src/apply/execute.js';
 import { Interrupted, walk } from '../../src/apply/walk.js';
@@ -296,32 +297,61 @@ describe('walk', () => {
     expect(visited.at(-1)).toBe(`c${n - 1}`);
   });
 
-  test("the first visits begin while the later nodes are still being started (a large plan's first request leaves at once)", async () => {
-    let visiting = false;
-    let readAfterFirstVisit = 0;
-    // Starting a node reads its dependsOn: count the reads made once a visit has begun.
-    const nodes = Array.from({ length: 3000 }, (_, i) => ({
-      id: `n${i}`,
-      get dependsOn(): string[] {
-        if (visiting) readAfterFirstVisit++;
-        return [];
+  test('the nodes that wait hold no promise: only the visits under way are promises', async () => {
+    // Every promise made while the walk runs, counted (async_hooks sees each one V8 makes).
+    let promises = 0;
+    const hook = createHook({
+      init: (_id, type) => {
+        if (type === 'PROMISE') promises++;
       },
-    }));
-    const results = await walk(
-      nodes,
-      (x) => {
-        visiting = true;
-        return Promise.resolve(x.id);
-      },
-      { concurrency: 8, perRequest: true },
-    );
-    expect(results).toHaveLength(3000);
-    expect(results.every((r) => r.status === 'succeeded')).toBe(true);
-    // Without the slices, every node was started before the first visit: no read after it.
-    expect(readAfterFirstVisit).toBeGreaterThan(2000);
+    });
+    const nodes = Array.from({ length: 3000 }, (_, i) => node(`n${i}`, ...(i % 2 === 1 ? [`n${i - 1}`] : [])));
+    let atFirstVisit: number | undefined;
+    let mostUnderWay = 0;
+    let underWay = 0;
+    hook.enable();
+    try {
+      const results = await walk(
+        nodes,
+        async (x) => {
+          atFirstVisit ??= promises;
+          mostUnderWay = Math.max(mostUnderWay, ++underWay);
+          await Promise.resolve();
+          underWay--;
+          return x.id;
+        },
+        { concurrency: 8, perRequest: true },
+      );
+      expect(results.every((r) => r.status === 'succeeded')).toBe(true);
+      expect(results).toHaveLength(3000);
+    } finally {
+      hook.disable();
+    }
+    // Started node by node ahead of their turn, 3,000 nodes made several promises each first.
+    expect(atFirstVisit).toBeLessThan(50);
+    expect(mostUnderWay).toBeLessThanOrEqual(16);
   });
 
-  test('an onVisited that throws fails the walk before the later slices start', async () => {
+  test('a node two failures would skip is skipped once, naming the first; one that only waits goes on', async () => {
+    const results = await walk(
+      [node('a'), node('b'), node('both', 'a', 'b'), node('after', 'both'), node('waits', 'a')],
+      (x) => (x.id === 'a' || x.id === 'b' ? Promise.reject(new Error(`${x.id} refused`)) : Promise.resolve(x.id)),
+      { concurrency: 1, waitsOnly: (n) => n.id === 'waits' },
+    );
+    const told = Object.fromEntries(
+      results.map((r) => [r.node.id, r.status === 'skipped' ? `skipped:${r.because}` : r.status]),
+    );
+    expect(told).toEqual({
+      a: 'failed',
+      b: 'failed',
+      both: 'skipped:a',
+      after: 'skipped:a',
+      waits: 'succeeded',
+    });
+    expect(results).toHaveLength(5);
+  });
+
+  test('an onVisited that throws fails the walk, and nothing starts after it', async () => {
     const nodes = Array.from({ length: 3000 }, (_, i) => node(`n${i}`));
     const visited: string[] = [];
     const walking = walk(nodes, (x) => Promise.resolve(void visited.push(x.id)), {
@@ -332,7 +362,7 @@ describe('walk', () => {
       },
     });
     await expect(walking).rejects.toThrow("the caller's callback broke");
-    // The slice that was started when it threw, at most: not the 3,000.
-    expect(visited.length).toBeLessThan(600);
+    // The visits under way when it threw, at most: not the 3,000.
+    expect(visited.length).toBeLessThan(20);
   });
 });
