@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MIN_REDACTED_LENGTH, REDACTED, Redactions } from '../src/redact.js';
@@ -151,5 +152,40 @@ describe('Redactions', () => {
       }),
       { numRuns: 500 },
     );
+  });
+
+  it('holds credentials that part late, early, or are prefixes of each other, in any order', () => {
+    // Three letters: the later credentials run along the earlier ones' tails and part from them
+    // anywhere, or end inside them.
+    const word = fc.string({ unit: fc.constantFrom('a', 'b', '%'), minLength: 4, maxLength: 14 });
+    fc.assert(
+      fc.property(
+        fc.array(word, { minLength: 1, maxLength: 24 }),
+        fc.array(word, { maxLength: 8 }),
+        (secrets, others) => {
+          const redactions = new Redactions();
+          for (const secret of secrets) redactions.add(secret);
+          expect(redactions.size).toBe(new Set(secrets).size);
+          for (const text of [...secrets, ...others].map((w, i) => `x${w}y${secrets[i % secrets.length] ?? ''}`))
+            expect(redactions.redact(text)).toBe(naive(text, secrets));
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('holds 20,000 generated passwords, each blanked and nothing else', () => {
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+    const passwords = Array.from({ length: 20_000 }, () =>
+      Array.from({ length: 24 }, () => alphabet[randomInt(alphabet.length)]).join(''),
+    );
+    const redactions = new Redactions();
+    for (const password of passwords) redactions.add(password);
+    expect(redactions.size).toBe(new Set(passwords).size);
+    for (const password of passwords.slice(0, 2000)) {
+      expect(redactions.redact(`<${password}>`)).toBe(`<${REDACTED}>`);
+      // One code unit short of a credential is none.
+      expect(redactions.redact(`<${password.slice(0, -1)}>`)).toBe(`<${password.slice(0, -1)}>`);
+    }
   });
 });
