@@ -2,7 +2,7 @@
  * `npm run bench [-- --quick] [-- --json] [-- <section>...]`: the engine's figures, each a
  * ratio to a yardstick measured in the same run (the machine is shared and noisy: paired runs,
  * medians). Sections (all by default): apply, inprocess, lifecycle, startup, memory, export,
- * scale, state, dns, parts, zones, manifest, mailboxes, planmem. Everything runs on loopback; the simulator runs in its own process
+ * scale, state, dns, parts, zones, manifest, mailboxes, planmem, applymem. Everything runs on loopback; the simulator runs in its own process
  * (bench/sim-server.ts). See docs/benchmarks.md for what each figure means and what limits it.
  */
 import { existsSync } from 'node:fs';
@@ -18,6 +18,7 @@ import { measureMailboxes } from './mailboxes.js';
 import { measureManifestMemory } from './manifest-memory.js';
 import { measureParts } from './parts.js';
 import { measurePlanMemory } from './plan-memory.js';
+import { measureApplyMemory } from './apply-memory.js';
 import { measurePlanScale, measureValidateScale, type PlanScale, type ValidateScale } from './scale.js';
 import { measureStartup, type StartupDetail } from './startup.js';
 import { measureZones } from './zones.js';
@@ -38,6 +39,7 @@ const SECTIONS = [
   'manifest',
   'mailboxes',
   'planmem',
+  'applymem',
 ] as const;
 type Section = (typeof SECTIONS)[number];
 
@@ -70,6 +72,7 @@ const MODE = QUICK
       zones: 3,
       manifest: { clients: 5_000, runs: 1 },
       planmem: { clients: 5_000, runs: 1 },
+      applymem: { clients: 2_000, runs: 1 },
       mailboxes: { plan: { clients: 1_000, perClient: 5, runs: 3 }, apply: { clients: 200, perClient: 5, runs: 2 } },
     }
   : {
@@ -89,6 +92,7 @@ const MODE = QUICK
       zones: 7,
       manifest: { clients: 20_000, runs: 3 },
       planmem: { clients: 60_000, runs: 1 },
+      applymem: { clients: 10_000, runs: 1 },
       mailboxes: { plan: { clients: 1_000, perClient: 5, runs: 7 }, apply: { clients: 200, perClient: 5, runs: 5 } },
     };
 
@@ -234,6 +238,10 @@ async function runAll(): Promise<void> {
     if (chosen.has('planmem')) {
       log('plan of new clients: peak RSS per manifest byte, each output (whole processes)');
       figures.push(...(await measurePlanMemory(MODE.planmem.clients, MODE.planmem.runs, dir)));
+    }
+    if (chosen.has('applymem')) {
+      log('apply of new clients: peak RSS per manifest byte (whole processes, a fresh simulator each)');
+      figures.push(...(await measureApplyMemory(MODE.applymem.clients, MODE.applymem.runs, dir)));
     }
     const totalSeconds = Math.round((performance.now() - started) / 1000);
     if (JSON_OUT) {
