@@ -144,9 +144,10 @@ export async function walk<Id extends string, N extends WalkNode<Id>, R>(
     let failed = false;
     /** Node `at` ended as `visited`: told, and so are the dependents its end skips, transitively. */
     const end = (at: number, visited: Visited<N, Id, R>): void => {
+      // In the order they end: the node, then what it skips, in the order given, then theirs.
       const ending: [number, Visited<N, Id, R>][] = [[at, visited]];
-      for (let next = ending.pop(); next !== undefined; next = ending.pop()) {
-        const [i, result] = next;
+      for (let k = 0; k < ending.length; k++) {
+        const [i, result] = ending[k] as [number, Visited<N, Id, R>];
         results.push(result);
         options.onVisited?.(result);
         const dep = graph.nodes[i] as N;
