@@ -7,6 +7,7 @@
  */
 export * from './domain/record.js';
 export * from './domain/changes.js';
+export * from './domain/create.js';
 export * from './domain/document.js';
 export * from './domain/facts.js';
 export * from './domain/manifest.js';

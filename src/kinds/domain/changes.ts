@@ -1,15 +1,13 @@
 /**
- * The domain's changes: their types, how the planner makes them, the requests they become and
- * their phrases. Pure.
+ * The domain's changes: their types, how the planner makes them (a create: create.ts), the
+ * requests they become and their phrases. Pure.
  */
 import { jsonText, quote, safeText } from '../../escape.js';
 import { assertNever } from '../../util.js';
 import {
   afterSubdomains,
   type ChangeBase,
-  type ChangeId,
   changeId,
-  dependencies,
   type KindNoun,
   type NewIds,
   NO_DEPENDENCIES,
@@ -87,51 +85,6 @@ export type DomainChange = CreateDomain | UpdateDomain | DeleteDomain;
 export interface ParentDomain {
   readonly name: string;
   readonly id: number | null;
-}
-
-/**
- * The create of `name` for `client` (`clientId` null when the client is created in the same
- * run: it then waits for the client's create), after its `parent` when that is created too.
- * `ids`: the ids already made of this create and of the creates it waits for, reused rather
- * than made again (the planner holds them: memory, at 100,000 domains); each made when absent.
- */
-export function createDomain(
-  name: string,
-  client: string,
-  clientId: number | null,
-  parent?: string,
-  settings?: DomainSettings,
-  parentDomain?: ParentDomain,
-  ids?: CreateIds,
-): CreateDomain {
-  const given = givenSettings(settings).length > 0;
-  // A parent of the same client created in the same run: its id comes from its create's answer.
-  const waitsFor = parentDomain?.id === null && parentDomain.name !== parent ? parentDomain.name : undefined;
-  const owner = clientId === null ? (ids?.client ?? changeId('client', client)) : undefined;
-  const above = parent === undefined ? undefined : (ids?.parent ?? changeId('domain', parent));
-  const other = waitsFor === undefined ? undefined : changeId('domain', waitsFor);
-  return {
-    id: ids?.own ?? changeId('domain', name),
-    action: 'create',
-    type: 'domain',
-    name,
-    client,
-    clientId,
-    reason: 'not on the panel',
-    dependsOn: dependencies(owner, above, other),
-    ...(parent === undefined ? {} : { parent }),
-    ...(parentDomain === undefined ? {} : { parentDomain }),
-    ...(given && settings !== undefined ? { settings } : {}),
-  };
-}
-
-/** The ids a domain's create is made with when the planner has them (createDomain). */
-export interface CreateIds {
-  readonly own?: ChangeId<'domain'> | undefined;
-  /** Its client's create. */
-  readonly client?: ChangeId<'client'> | undefined;
-  /** Its parent's create. */
-  readonly parent?: ChangeId<'domain'> | undefined;
 }
 
 /**
