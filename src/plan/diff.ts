@@ -6,7 +6,7 @@ import type { Change, Conflict, DeleteDomain, Plan, Unknown, UpdateDomain } from
 import { subdomainsFirst, withoutBlocked } from './domain-deletes.js';
 import { assertNever, compare } from '../util.js';
 import { LiveIndex } from './live-index.js';
-import { domainCreateChanges, type DomainCreate } from './parents.js';
+import { DomainCreate, domainCreateChanges } from './parents.js';
 import type { ClientChange, HostingPlans } from '../kinds/client/index.js';
 import { type ClientDiffView, diffClient, removeClient } from '../kinds/client/diff-rule.js';
 import { diffDomain, unlistedDomains } from '../kinds/domain/diff-rule.js';
@@ -100,10 +100,11 @@ export function diffWithin(
   // the scope: the conflict a plan without the scope finds at that client's entry.
   if (scoped) conflicts.push(...takenWith(desired, scope.covers, index, tree.deletedClients));
 
-  refuseNewSubdomainZones(domainCreates, new Set(liveDomains(live).map((d) => d.name)));
+  // Only a new domain with `dns` can be refused (its set of names is built only then: memory).
+  if (tree.createsZones) refuseNewSubdomainZones(domainCreates, new Set(liveDomains(live).map((d) => d.name)));
   // What will stand after the plan beside the live domains: new domains of existing clients.
   const deletes = withoutBlocked(tree.domainDeletes, liveDomains(live), domainCreates, conflicts);
-  const domainCreated = domainCreateChanges(domainCreates, index, clientChanges);
+  const domainCreated = domainCreateChanges(domainCreates, index);
   // What the creates were made from is done with: it goes before the plan is ordered (memory).
   domainCreates.length = 0;
   // The sections' changes (Kind.section), each kind's in the order it runs them among themselves.
@@ -160,6 +161,8 @@ export interface DiffOptions {
 interface Walked {
   readonly clientChanges: ClientChange[];
   readonly domainCreates: DomainCreate[];
+  /** Whether a domain created has `dns` (a zone written after its POST). */
+  createsZones: boolean;
   readonly domainUpdates: UpdateDomain[];
   readonly zoneChanges: UpdateZone[];
   readonly domainDeletes: DeleteDomain[];
@@ -193,6 +196,7 @@ function walk(
   const found: Walked = {
     clientChanges: [],
     domainCreates: [],
+    createsZones: false,
     domainUpdates: [],
     zoneChanges: [],
     domainDeletes: [],
@@ -216,18 +220,21 @@ function walk(
     if (!decided.descend) continue;
 
     const owner = { username: client.username, live: liveClient };
+    // Its create's own id, which its new domains' creates wait for.
+    const clientCreate = decided.change?.action === 'create' ? decided.change.id : undefined;
     const decidedDomains: DomainDecided[] = [];
     const deletesFrom = found.domainDeletes.length;
     for (const domain of client.domains) {
       const rule = diffDomain(domain, owner, index.domains.get(domain.name), ownerName);
       switch (rule.action) {
         case 'create': {
-          found.domainCreates.push({ client, name: domain.name, liveClient, settings: domain.settings });
+          found.domainCreates.push(new DomainCreate(client, domain, liveClient, clientCreate));
           if (sectioned) {
             createdNames.add(domain.name);
             decidedDomains.push({ domain, decided: { stays: true } });
           }
           if (domain.dns === undefined) break;
+          found.createsZones = true;
           const zone = diffNewZone({ name: domain.name, client: client.username }, domain.dns);
           found.conflicts.push(...zone.conflicts);
           if (zone.change !== undefined) found.zoneChanges.push(zone.change);

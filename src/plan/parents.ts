@@ -1,5 +1,4 @@
 import type { DesiredClient, DesiredDomain } from '../manifest/types.js';
-import type { ClientChange } from '../kinds/client/index.js';
 import { createDomain, type CreateDomain, type ParentDomain } from '../kinds/domain.js';
 import type { LiveClient, LiveDomain } from '../panel/types.js';
 import { nearestParent } from './domain-deletes.js';
@@ -32,12 +31,23 @@ export function parentDomainOf(
   return undefined;
 }
 
-/** A domain the plan creates: its create is made once every new domain is known (its parent may be one). */
-export interface DomainCreate {
-  readonly client: DesiredClient;
-  readonly name: string;
-  readonly liveClient: LiveClient | undefined;
-  readonly settings: DesiredDomain['settings'];
+/**
+ * A domain the plan creates: its create is made once every new domain is known (its parent may be
+ * one). Its name and settings are its manifest entry's (read through, not copied: memory, at
+ * 100,000 domains).
+ */
+export class DomainCreate {
+  constructor(
+    readonly client: DesiredClient,
+    readonly domain: DesiredDomain,
+    readonly liveClient: LiveClient | undefined,
+    /** The id of its client's create in the same plan (the client's own string), when the plan creates the client. */
+    readonly clientCreate: ChangeId<'client'> | undefined,
+  ) {}
+
+  get name(): string {
+    return this.domain.name;
+  }
 }
 
 /**
@@ -46,19 +56,13 @@ export interface DomainCreate {
  * dependency on its client's create or its parent's is that create's own id string, and its
  * parent's name the parent's own string (memory, at 100,000 domains).
  */
-export function domainCreateChanges(
-  domainCreates: readonly DomainCreate[],
-  index: LiveIndex,
-  clientChanges: readonly ClientChange[],
-): CreateDomain[] {
+export function domainCreateChanges(domainCreates: readonly DomainCreate[], index: LiveIndex): CreateDomain[] {
   // The domains created, each at its place in domainCreates (its client's username from there).
   const at = new Map<string, number>();
   domainCreates.forEach((d, i) => at.set(d.name, i));
   const ownerOf = { get: (name: string) => domainCreates[at.get(name) ?? -1]?.client.username };
-  const clientIds = new Map<string, ChangeId<'client'>>();
-  for (const c of clientChanges) if (c.action === 'create') clientIds.set(c.name, c.id);
   const ids = domainCreates.map((d) => changeId('domain', d.name));
-  return domainCreates.map(({ client, name, liveClient, settings }, i) => {
+  return domainCreates.map(({ client, domain: { name, settings }, liveClient, clientCreate }, i) => {
     const parentAt = at.get(nearestParent(name, at) ?? '');
     const parent = parentAt === undefined ? undefined : domainCreates[parentAt]?.name;
     const above = parentDomainOf(name, { username: client.username, id: liveClient?.id }, index.domains, ownerOf);
@@ -72,7 +76,7 @@ export function domainCreateChanges(
       sameAsParent ? { name: parent, id: null } : above,
       {
         own: ids[i],
-        client: clientIds.get(client.username),
+        client: clientCreate,
         parent: parentAt === undefined ? undefined : ids[parentAt],
       },
     );
