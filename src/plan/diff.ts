@@ -6,7 +6,7 @@ import type { Change, Conflict, DeleteDomain, Plan, Unknown, UpdateDomain } from
 import { subdomainsFirst, withoutBlocked } from './domain-deletes.js';
 import { assertNever, compare } from '../util.js';
 import { LiveIndex } from './live-index.js';
-import { DomainCreate, domainCreateChanges } from './parents.js';
+import { DomainCreates } from './parents.js';
 import type { ClientChange, HostingPlans } from '../kinds/client/index.js';
 import { type ClientDiffView, diffClient, removeClient } from '../kinds/client/diff-rule.js';
 import { diffDomain, unlistedDomains } from '../kinds/domain/diff-rule.js';
@@ -101,12 +101,13 @@ export function diffWithin(
   if (scoped) conflicts.push(...takenWith(desired, scope.covers, index, tree.deletedClients));
 
   // Only a new domain with `dns` can be refused (its set of names is built only then: memory).
-  if (tree.createsZones) refuseNewSubdomainZones(domainCreates, new Set(liveDomains(live).map((d) => d.name)));
+  if (tree.createsZones)
+    refuseNewSubdomainZones([...domainCreates.entries(index)], new Set(liveDomains(live).map((d) => d.name)));
   // What will stand after the plan beside the live domains: new domains of existing clients.
-  const deletes = withoutBlocked(tree.domainDeletes, liveDomains(live), domainCreates, conflicts);
-  const domainCreated = domainCreateChanges(domainCreates, index);
+  const deletes = withoutBlocked(tree.domainDeletes, liveDomains(live), domainCreates.entries(index), conflicts);
+  const domainCreated = domainCreates.changes(index);
   // What the creates were made from is done with: it goes before the plan is ordered (memory).
-  domainCreates.length = 0;
+  domainCreates.clear();
   // The sections' changes (Kind.section), each kind's in the order it runs them among themselves.
   const sectioned = tree.sections.arranged();
   if (sectioned.problems.length > 0)
@@ -160,7 +161,7 @@ export interface DiffOptions {
 /** What the walk over the tree collects, in the order the rules answer. */
 interface Walked {
   readonly clientChanges: ClientChange[];
-  readonly domainCreates: DomainCreate[];
+  readonly domainCreates: DomainCreates;
   /** Whether a domain created has `dns` (a zone written after its POST). */
   createsZones: boolean;
   readonly domainUpdates: UpdateDomain[];
@@ -195,7 +196,7 @@ function walk(
   const listed = listedOnPanel(desired, index);
   const found: Walked = {
     clientChanges: [],
-    domainCreates: [],
+    domainCreates: new DomainCreates(),
     createsZones: false,
     domainUpdates: [],
     zoneChanges: [],
@@ -228,7 +229,7 @@ function walk(
       const rule = diffDomain(domain, owner, index.domains.get(domain.name), ownerName);
       switch (rule.action) {
         case 'create': {
-          found.domainCreates.push(new DomainCreate(client, domain, liveClient, clientCreate));
+          found.domainCreates.add(client, domain, clientCreate);
           if (sectioned) {
             createdNames.add(domain.name);
             decidedDomains.push({ domain, decided: { stays: true } });

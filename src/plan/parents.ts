@@ -32,53 +32,76 @@ export function parentDomainOf(
 }
 
 /**
- * A domain the plan creates: its create is made once every new domain is known (its parent may be
- * one). Its name and settings are its manifest entry's (read through, not copied: memory, at
- * 100,000 domains).
+ * The domains the plan creates, in the walk's order: their creates are made once every new
+ * domain is known (a parent may be one). Held as lists side by side, no object a domain (memory,
+ * at 100,000 domains): each one's manifest entry, its client's, and the id of its client's create
+ * in the same plan (the client's own string), when the plan creates the client.
  */
-export class DomainCreate {
-  constructor(
-    readonly client: DesiredClient,
-    readonly domain: DesiredDomain,
-    readonly liveClient: LiveClient | undefined,
-    /** The id of its client's create in the same plan (the client's own string), when the plan creates the client. */
-    readonly clientCreate: ChangeId<'client'> | undefined,
-  ) {}
+export class DomainCreates {
+  private readonly domains: DesiredDomain[] = [];
+  private readonly clients: DesiredClient[] = [];
+  private readonly clientCreates: (ChangeId<'client'> | undefined)[] = [];
 
-  get name(): string {
-    return this.domain.name;
+  add(client: DesiredClient, domain: DesiredDomain, clientCreate: ChangeId<'client'> | undefined): void {
+    this.domains.push(domain);
+    this.clients.push(client);
+    this.clientCreates.push(clientCreate);
   }
-}
 
-/**
- * The creates of the domains the plan creates, each after its parent when that is created too.
- * The look-ups they need live only while they are made. Each id is made once: a create's
- * dependency on its client's create or its parent's is that create's own id string, and its
- * parent's name the parent's own string (memory, at 100,000 domains).
- */
-export function domainCreateChanges(domainCreates: readonly DomainCreate[], index: LiveIndex): CreateDomain[] {
-  // The domains created, each at its place in domainCreates (its client's username from there).
-  const at = new Map<string, number>();
-  domainCreates.forEach((d, i) => at.set(d.name, i));
-  const ownerOf = { get: (name: string) => domainCreates[at.get(name) ?? -1]?.client.username };
-  const ids = domainCreates.map((d) => changeId('domain', d.name));
-  return domainCreates.map(({ client, domain: { name, settings }, liveClient, clientCreate }, i) => {
-    const parentAt = at.get(nearestParent(name, at) ?? '');
-    const parent = parentAt === undefined ? undefined : domainCreates[parentAt]?.name;
-    const above = parentDomainOf(name, { username: client.username, id: liveClient?.id }, index.domains, ownerOf);
-    const sameAsParent = above !== undefined && above.id === null && above.name === parent;
-    return createDomain(
-      name,
-      client.username,
-      liveClient?.id ?? null,
-      parent,
-      settings,
-      sameAsParent ? { name: parent, id: null } : above,
-      {
-        own: ids[i],
-        client: clientCreate,
-        parent: parentAt === undefined ? undefined : ids[parentAt],
-      },
-    );
-  });
+  get length(): number {
+    return this.domains.length;
+  }
+
+  /** Each, with its client and that client on the panel (index), made as it is read. */
+  *entries(
+    index: LiveIndex,
+  ): Generator<{ readonly client: DesiredClient; readonly name: string; readonly liveClient: LiveClient | undefined }> {
+    for (let i = 0; i < this.domains.length; i++) {
+      const client = this.clients[i] as DesiredClient;
+      yield { client, name: (this.domains[i] as DesiredDomain).name, liveClient: index.clients.get(client.username) };
+    }
+  }
+
+  /** Lets go of them all. */
+  clear(): void {
+    this.domains.length = 0;
+    this.clients.length = 0;
+    this.clientCreates.length = 0;
+  }
+
+  /**
+   * The creates, each after its parent when that is created too. The look-ups they need live
+   * only while they are made. Each id is made once: a create's dependency on its client's create
+   * or its parent's is that create's own id string, and its parent's name the parent's own string
+   * (memory, at 100,000 domains).
+   */
+  changes(index: LiveIndex): CreateDomain[] {
+    const { domains, clients, clientCreates } = this;
+    // The domains created, each at its place (its client's username from there).
+    const at = new Map<string, number>();
+    domains.forEach((d, i) => at.set(d.name, i));
+    const ownerOf = { get: (name: string) => clients[at.get(name) ?? -1]?.username };
+    const ids = domains.map((d) => changeId('domain', d.name));
+    return domains.map(({ name, settings }, i) => {
+      const client = clients[i] as DesiredClient;
+      const liveClient = index.clients.get(client.username);
+      const parentAt = at.get(nearestParent(name, at) ?? '');
+      const parent = parentAt === undefined ? undefined : domains[parentAt]?.name;
+      const above = parentDomainOf(name, { username: client.username, id: liveClient?.id }, index.domains, ownerOf);
+      const sameAsParent = above !== undefined && above.id === null && above.name === parent;
+      return createDomain(
+        name,
+        client.username,
+        liveClient?.id ?? null,
+        parent,
+        settings,
+        sameAsParent ? { name: parent, id: null } : above,
+        {
+          own: ids[i],
+          client: clientCreates[i],
+          parent: parentAt === undefined ? undefined : ids[parentAt],
+        },
+      );
+    });
+  }
 }
