@@ -2,11 +2,11 @@ import type { Desired, DesiredClient } from '../manifest/types.js';
 import { type ClientScope, clientScope, globMatcher } from '../names.js';
 import type { Live } from '../panel/types.js';
 import { orderChanges } from './order.js';
-import type { Change, Conflict, CreateDomain, DeleteDomain, Plan, Unknown, UpdateDomain } from './types.js';
+import type { Change, Conflict, DeleteDomain, Plan, Unknown, UpdateDomain } from './types.js';
 import { subdomainsFirst, withoutBlocked } from './domain-deletes.js';
 import { assertNever, compare } from '../util.js';
 import { LiveIndex } from './live-index.js';
-import { domainCreateChanges, type DomainCreate } from './parents.js';
+import { DomainCreates } from './parents.js';
 import type { ClientChange, HostingPlans } from '../kinds/client/index.js';
 import { type ClientDiffView, diffClient, removeClient } from '../kinds/client/diff-rule.js';
 import { diffDomain, unlistedDomains } from '../kinds/domain/diff-rule.js';
@@ -100,18 +100,14 @@ export function diffWithin(
   // the scope: the conflict a plan without the scope finds at that client's entry.
   if (scoped) conflicts.push(...takenWith(desired, scope.covers, index, tree.deletedClients));
 
-  refuseNewSubdomainZones(domainCreates, new Set(liveDomains(live).map((d) => d.name)));
+  // Only a new domain with `dns` can be refused (its set of names is built only then: memory).
+  if (tree.createsZones)
+    refuseNewSubdomainZones([...domainCreates.entries(index)], new Set(liveDomains(live).map((d) => d.name)));
   // What will stand after the plan beside the live domains: new domains of existing clients.
-  const deletes = withoutBlocked(tree.domainDeletes, liveDomains(live), domainCreates, conflicts);
-  const domainChanges: (CreateDomain | UpdateDomain | UpdateZone)[] = domainCreateChanges(
-    domainCreates,
-    index,
-    clientChanges,
-  );
+  const deletes = withoutBlocked(tree.domainDeletes, liveDomains(live), domainCreates.entries(index), conflicts);
+  const domainCreated = domainCreates.changes(index);
   // What the creates were made from is done with: it goes before the plan is ordered (memory).
-  domainCreates.length = 0;
-  for (const update of tree.domainUpdates) domainChanges.push(update);
-  for (const zone of tree.zoneChanges) domainChanges.push(zone);
+  domainCreates.clear();
   // The sections' changes (Kind.section), each kind's in the order it runs them among themselves.
   const sectioned = tree.sections.arranged();
   if (sectioned.problems.length > 0)
@@ -123,26 +119,32 @@ export function diffWithin(
   if (scoped) refuseStalePlanCopies(clientChanges, planned.first, desired.clients);
   const hostingPlans = scoped ? NO_PLAN_CHANGES : planned;
   conflicts.push(...hostingPlans.conflicts);
+  // Counted before the changes are ordered, so the names listed go first (memory).
+  const unlisted = unmanaged(
+    live,
+    tree.listed,
+    tree.deletedClients,
+    new Set(deletes.map((d) => d.name)),
+    scoped ? (id) => scope.covers(index.ownerName(id)) : undefined,
+  );
+  tree.listed.clients.clear();
+  tree.listed.domains.clear();
   return {
+    // The lists in the order of changes given: read as one, never copied into one (memory).
     changes: orderChanges(desired, [
-      ...hostingPlans.first,
-      ...afterPlanChanges(clientChanges, hostingPlans.first),
-      ...domainChanges,
-      ...(sectioned.changes as Change[]),
-      ...subdomainsFirst(deletes),
-      ...hostingPlans.last,
+      hostingPlans.first,
+      afterPlanChanges(clientChanges, hostingPlans.first),
+      domainCreated,
+      tree.domainUpdates,
+      tree.zoneChanges,
+      sectioned.changes as Change[],
+      subdomainsFirst(deletes),
+      hostingPlans.last,
     ]),
     conflicts,
     unknowns: [...tree.unknowns, ...(tree.sections.unknowns as Unknown[])],
     unmanaged: {
-      ...unmanaged(
-        live,
-        tree.listedClients,
-        tree.listedDomains,
-        tree.deletedClients,
-        new Set(deletes.map((d) => d.name)),
-        scoped ? (id) => scope.covers(index.ownerName(id)) : undefined,
-      ),
+      ...unlisted,
       ...(hostingPlans.unmanaged === undefined ? {} : { hostingPlans: hostingPlans.unmanaged }),
     },
     ...(scope.patterns === undefined ? {} : { scope: { clients: [...scope.patterns] } }),
@@ -159,7 +161,9 @@ export interface DiffOptions {
 /** What the walk over the tree collects, in the order the rules answer. */
 interface Walked {
   readonly clientChanges: ClientChange[];
-  readonly domainCreates: DomainCreate[];
+  readonly domainCreates: DomainCreates;
+  /** Whether a domain created has `dns` (a zone written after its POST). */
+  createsZones: boolean;
   readonly domainUpdates: UpdateDomain[];
   readonly zoneChanges: UpdateZone[];
   readonly domainDeletes: DeleteDomain[];
@@ -167,9 +171,8 @@ interface Walked {
   readonly unknowns: Unknown[];
   /** The ids of the clients deleted. */
   readonly deletedClients: Set<number>;
-  /** Every client and domain the manifest lists (in the scope or not). */
-  readonly listedClients: ReadonlySet<string>;
-  readonly listedDomains: ReadonlySet<string>;
+  /** The clients and domains the manifest lists (in the scope or not) that the panel has. */
+  readonly listed: Listed;
   /** What the kinds' sections found under the clients walked. */
   readonly sections: SectionWalk;
 }
@@ -190,23 +193,18 @@ function walk(
   sections: SectionWalk,
 ): Walked {
   const keep = globMatcher(desired.prune.keep);
-  const listedClients = new Set<string>();
-  const listedDomains = new Set<string>();
-  for (const client of desired.clients) {
-    listedClients.add(client.username);
-    for (const domain of client.domains) listedDomains.add(domain.name);
-  }
+  const listed = listedOnPanel(desired, index);
   const found: Walked = {
     clientChanges: [],
-    domainCreates: [],
+    domainCreates: new DomainCreates(),
+    createsZones: false,
     domainUpdates: [],
     zoneChanges: [],
     domainDeletes: [],
     conflicts: [],
     unknowns: [],
     deletedClients: new Set(),
-    listedClients,
-    listedDomains,
+    listed,
     sections,
   };
   // The domains the run creates, as the sections' creates wait for them (only with sections).
@@ -223,18 +221,21 @@ function walk(
     if (!decided.descend) continue;
 
     const owner = { username: client.username, live: liveClient };
+    // Its create's own id, which its new domains' creates wait for.
+    const clientCreate = decided.change?.action === 'create' ? decided.change.id : undefined;
     const decidedDomains: DomainDecided[] = [];
     const deletesFrom = found.domainDeletes.length;
     for (const domain of client.domains) {
       const rule = diffDomain(domain, owner, index.domains.get(domain.name), ownerName);
       switch (rule.action) {
         case 'create': {
-          found.domainCreates.push({ client, name: domain.name, liveClient, settings: domain.settings });
+          found.domainCreates.add(client, domain, clientCreate);
           if (sectioned) {
             createdNames.add(domain.name);
             decidedDomains.push({ domain, decided: { stays: true } });
           }
           if (domain.dns === undefined) break;
+          found.createsZones = true;
           const zone = diffNewZone({ name: domain.name, client: client.username }, domain.dns);
           found.conflicts.push(...zone.conflicts);
           if (zone.change !== undefined) found.zoneChanges.push(zone.change);
@@ -279,7 +280,7 @@ function walk(
         ...unlistedDomains(
           liveClient,
           index.sortedDomainsOf(liveClient.id),
-          (name) => listedDomains.has(name) || keep(name),
+          (name) => listed.domains.has(name) || keep(name),
         ),
       );
     if (sectioned) {
@@ -296,7 +297,7 @@ function walk(
 
   if (desired.prune.clients) {
     const unlisted = liveClients(index.live).filter(
-      (c) => scope.covers(c.username) && !listedClients.has(c.username) && !keep(c.username),
+      (c) => scope.covers(c.username) && !listed.clients.has(c.username) && !keep(c.username),
     );
     for (const liveClient of [...unlisted].sort((a, b) => compare(a.username, b.username))) {
       found.clientChanges.push(removeClient(liveClient, view, 'not in the manifest (prune.clients)'));
@@ -304,6 +305,30 @@ function walk(
     }
   }
   return found;
+}
+
+/** The manifest's clients and domains that the panel has, by name. */
+interface Listed {
+  readonly clients: Set<string>;
+  readonly domains: Set<string>;
+}
+
+/**
+ * The manifest's clients and domains (in the scope or not) that the panel has: prune and the
+ * unmanaged lists ask only about the panel's names, so the names the panel lacks need no room
+ * (a plan of new clients holds none: memory, at 100,000 clients).
+ */
+function listedOnPanel(desired: Desired, index: LiveIndex): Listed {
+  const listed: Listed = { clients: new Set(), domains: new Set() };
+  const clients = index.clients;
+  const domains = index.domains;
+  if (clients.size === 0 && domains.size === 0) return listed;
+  for (const client of desired.clients) {
+    if (clients.has(client.username)) listed.clients.add(client.username);
+    if (domains.size === 0) continue;
+    for (const domain of client.domains) if (domains.has(domain.name)) listed.domains.add(domain.name);
+  }
+  return listed;
 }
 
 /** The domains listed under clients out of the scope that the deletes of `deleted` (client ids) would take. */
@@ -329,8 +354,8 @@ function takenWith(
 /** On the panel, not listed, and touched by no change: counted (names on request), system domains never. */
 function unmanaged(
   live: Live,
-  usernames: ReadonlySet<string>,
-  domainNames: ReadonlySet<string>,
+  /** The manifest's names the panel has (listedOnPanel). */
+  listed: Listed,
   deletedClients: ReadonlySet<number>,
   deletedDomains: ReadonlySet<string>,
   /** A scoped plan's test of a client by id; undefined: every client. */
@@ -339,7 +364,7 @@ function unmanaged(
   const within = inScope ?? (() => true);
   return {
     clients: liveClients(live)
-      .filter((c) => within(c.id) && !usernames.has(c.username) && !deletedClients.has(c.id))
+      .filter((c) => within(c.id) && !listed.clients.has(c.username) && !deletedClients.has(c.id))
       .map((c) => c.username)
       .sort(compare),
     domains: liveDomainsComplete(live)
@@ -348,7 +373,7 @@ function unmanaged(
             (d) =>
               within(d.idUser) &&
               !d.isSystem &&
-              !domainNames.has(d.name) &&
+              !listed.domains.has(d.name) &&
               !deletedDomains.has(d.name) &&
               !deletedClients.has(d.idUser),
           )

@@ -15,7 +15,8 @@ import { compare } from '../util.js';
 export function withoutBlocked(
   deletes: readonly DeleteDomain[],
   live: readonly LiveDomain[],
-  creates: readonly { name: string; liveClient: LiveClient | undefined }[],
+  /** The domains the plan creates, read once (only when there are deletes). */
+  creates: Iterable<{ readonly name: string; readonly liveClient: LiveClient | undefined }>,
   conflicts: Conflict[],
 ): DeleteDomain[] {
   if (deletes.length === 0) return [];

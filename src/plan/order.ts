@@ -46,13 +46,16 @@ const ORDER = kindsInOrder() as KindName[];
  * pulled ahead; a subdomain's delete goes before its parent's). Dependencies point only at kinds
  * placed before, at shorter domain names, or (for deletes) at longer ones of the same phase, or
  * from a zone's change at creates (nothing waits for a zone's change), so there are no cycles.
+ *
+ * `parts`: the changes, in the order given, as the planner made them in lists (read as one list,
+ * never copied into one: memory, at 100,000 changes).
  */
-export function orderChanges(desired: Desired, changes: readonly Change[]): Change[] {
-  const all = afterCreatesBelow(changes);
+export function orderChanges(desired: Desired, parts: readonly (readonly Change[])[]): Change[] {
+  const all = afterCreatesBelow(parts);
   // The changes not yet placed, by id: each leaves the map as it is placed (no set of the
   // placed beside it: memory, at 100,000 changes).
   const byId = new Map<ChangeId, Change>();
-  for (const change of all) byId.set(change.id, change);
+  for (const part of all) for (const change of part) byId.set(change.id, change);
   const ordered: Change[] = [];
   // Iterative depth-first (a long chain of subdomains must not overflow the stack).
   const visit = (root: Change): void => {
@@ -72,23 +75,99 @@ export function orderChanges(desired: Desired, changes: readonly Change[]): Chan
       stack.push({ change: first, next: 0 });
     }
   };
-  // Each kind's changes by phase, in the order given.
-  const byKind = new Map<string, [Change[], Change[]]>();
-  for (const change of all) {
-    const phases = byKind.get(change.type) ?? [[], []];
-    phases[phaseOf(change)].push(change);
-    byKind.set(change.type, phases);
-  }
+  // Each kind's changes of a phase, in the order given: a pass over the parts (no list by kind).
+  const visitKind = (name: KindName, phase: 0 | 1): void => {
+    for (const part of all)
+      for (const change of part) if (change.type === name && phaseOf(change) === phase) visit(change);
+  };
   let walked = false;
   for (const name of ORDER) {
-    if (KINDS[name].order.at === undefined) for (const change of byKind.get(name)?.[0] ?? []) visit(change);
+    if (KINDS[name].order.at === undefined) visitKind(name, 0);
     else if (!walked) {
       walked = true;
-      walkManifest(desired, all, visit);
+      // In manifest order from the parts as they are when they already are (a first pass that
+      // visits nothing says so); else through maps of the entries.
+      if (walkParts(desired, all, () => undefined)) walkParts(desired, all, visit);
+      else walkManifest(desired, all, visit);
     }
   }
-  for (const name of [...ORDER].reverse()) for (const change of byKind.get(name)?.[1] ?? []) visit(change);
+  for (const name of [...ORDER].reverse()) visitKind(name, 1);
   return ordered;
+}
+
+/** Whether a change is a create or update of a kind walked at the manifest's entries of kind `at`. */
+function walkedAt(change: Change, at: 'client' | 'domain'): boolean {
+  return phaseOf(change) === 0 && kindOf(change).order.at === at;
+}
+
+/** The manifest entry a change of a walked kind stands under: its own name, or the one its kind names (Kind.placedAt). */
+function entryOf(change: Change): string {
+  return kindOf(change).placedAt?.(change) ?? change.name;
+}
+
+/** One part's changes walked at one kind of entry (`at`), in the order given, read from the front. */
+class Run {
+  private at = -1;
+  /** The entry of the change in front (undefined: none left). */
+  private entry: string | undefined;
+
+  constructor(
+    private readonly part: readonly Change[],
+    private readonly kind: 'client' | 'domain',
+  ) {
+    this.next();
+  }
+
+  get done(): boolean {
+    return this.entry === undefined;
+  }
+
+  /** The change in front when it stands under `entry`, taken off the front; else undefined. */
+  take(entry: string): Change | undefined {
+    if (this.entry !== entry) return undefined;
+    const change = this.part[this.at];
+    this.next();
+    return change;
+  }
+
+  private next(): void {
+    this.entry = undefined;
+    for (this.at++; this.at < this.part.length; this.at++) {
+      const change = this.part[this.at] as Change;
+      if (!walkedAt(change, this.kind)) continue;
+      this.entry = entryOf(change);
+      return;
+    }
+  }
+}
+
+/**
+ * walkManifest's walk, without its maps, when each part already lists the changes of the kinds
+ * walked at clients (and those walked at domains) in manifest order, as the planner makes them:
+ * at each entry, the changes in front of each part that stand under it. Visits them and says
+ * true when that is walkManifest's order: every change was taken at its entry and no client's
+ * entry had two (walkManifest keeps one a client); false, having stopped, when not. The
+ * manifest lists each username and domain name once (src/manifest/build.ts), so an entry is
+ * walked once.
+ */
+function walkParts(desired: Desired, parts: readonly (readonly Change[])[], visit: (change: Change) => void): boolean {
+  const atClient = parts.map((part) => new Run(part, 'client')).filter((run) => !run.done);
+  const atDomain = parts.map((part) => new Run(part, 'domain')).filter((run) => !run.done);
+  if (atClient.length === 0 && atDomain.length === 0) return true;
+  for (const client of desired.clients) {
+    let taken: Change | undefined;
+    for (const run of atClient)
+      for (let change = run.take(client.username); change !== undefined; change = run.take(client.username)) {
+        if (taken !== undefined) return false;
+        taken = change;
+      }
+    if (taken !== undefined) visit(taken);
+    if (atDomain.length === 0) continue;
+    for (const domain of client.domains)
+      for (const run of atDomain)
+        for (let change = run.take(domain.name); change !== undefined; change = run.take(domain.name)) visit(change);
+  }
+  return atClient.every((run) => run.done) && atDomain.every((run) => run.done);
 }
 
 /**
@@ -97,24 +176,24 @@ export function orderChanges(desired: Desired, changes: readonly Change[]): Chan
  * those at the domain's name (the domain's own, then its zone's), each after what it depends on.
  * Looked up by name, not by a built id: no string per manifest client. Those at no entry, after.
  */
-function walkManifest(desired: Desired, changes: readonly Change[], visit: (change: Change) => void): void {
+function walkManifest(desired: Desired, parts: readonly (readonly Change[])[], visit: (change: Change) => void): void {
   const atClient = new Map<string, Change>();
   // One change at most domains: an array only where there are more (memory, at 100,000 domains).
   const atDomain = new Map<string, Change | Change[]>();
-  for (const c of changes) {
-    if (phaseOf(c) !== 0) continue;
-    const kind = kindOf(c);
-    const at = kind.order.at;
-    // The entry it stands under: its own name, or the one its kind names (Kind.placedAt).
-    const entry = kind.placedAt?.(c) ?? c.name;
-    if (at === 'client') atClient.set(entry, c);
-    else if (at === 'domain') {
-      const list = atDomain.get(entry);
-      if (list === undefined) atDomain.set(entry, c);
-      else if (Array.isArray(list)) list.push(c);
-      else atDomain.set(entry, [list, c]);
+  for (const part of parts)
+    for (const c of part) {
+      if (phaseOf(c) !== 0) continue;
+      const at = kindOf(c).order.at;
+      // The entry it stands under: its own name, or the one its kind names (Kind.placedAt).
+      const entry = entryOf(c);
+      if (at === 'client') atClient.set(entry, c);
+      else if (at === 'domain') {
+        const list = atDomain.get(entry);
+        if (list === undefined) atDomain.set(entry, c);
+        else if (Array.isArray(list)) list.push(c);
+        else atDomain.set(entry, [list, c]);
+      }
     }
-  }
   if (atClient.size === 0 && atDomain.size === 0) return;
   for (const client of desired.clients) {
     const change = atClient.get(client.username);
@@ -158,29 +237,33 @@ export function waitsOnly(change: Change, dep: ChangeId): boolean {
  * taken after them, must not drop them (the zone's write, kinds/zone/write.ts, keeps them). A
  * create below a zone that turns out to be a zone of its own costs an order, nothing more.
  */
-function afterCreatesBelow(changes: readonly Change[]): readonly Change[] {
+function afterCreatesBelow(parts: readonly (readonly Change[])[]): readonly (readonly Change[])[] {
   const waiting = (c: Change): boolean => kindOf(c).waitsForCreatesBelow;
   // By the kind of the creates waited for, then the name they are below.
   const below = new Map<string, Map<string, ChangeId[]>>();
-  for (const c of changes) {
-    if (phaseOf(c) !== 0 || !waiting(c)) continue;
-    for (const after of kindOf(c).order.after) {
-      const names = below.get(after) ?? new Map<string, ChangeId[]>();
-      names.set(c.name, []);
-      below.set(after, names);
+  for (const part of parts)
+    for (const c of part) {
+      if (phaseOf(c) !== 0 || !waiting(c)) continue;
+      for (const after of kindOf(c).order.after) {
+        const names = below.get(after) ?? new Map<string, ChangeId[]>();
+        names.set(c.name, []);
+        below.set(after, names);
+      }
     }
-  }
-  if (below.size === 0) return changes;
-  for (const c of changes) {
-    const names = below.get(c.type);
-    if (names === undefined || c.action !== 'create') continue;
-    for (let dot = c.name.indexOf('.'); dot !== -1; dot = c.name.indexOf('.', dot + 1))
-      names.get(c.name.slice(dot + 1))?.push(c.id);
-  }
-  return changes.map((c) => {
+  if (below.size === 0) return parts;
+  for (const part of parts)
+    for (const c of part) {
+      const names = below.get(c.type);
+      if (names === undefined || c.action !== 'create') continue;
+      for (let dot = c.name.indexOf('.'); dot !== -1; dot = c.name.indexOf('.', dot + 1))
+        names.get(c.name.slice(dot + 1))?.push(c.id);
+    }
+  const widened = (c: Change): Change => {
     if (phaseOf(c) !== 0 || !waiting(c)) return c;
     const creates = kindOf(c).order.after.flatMap((after) => below.get(after)?.get(c.name) ?? []);
     const added = creates.filter((id) => !c.dependsOn.includes(id));
     return added.length === 0 ? c : { ...c, dependsOn: [...c.dependsOn, ...added] };
-  });
+  };
+  // Only the parts holding a change that waits are copied.
+  return parts.map((part) => (part.some(waiting) ? part.map(widened) : part));
 }

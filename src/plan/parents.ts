@@ -1,5 +1,4 @@
 import type { DesiredClient, DesiredDomain } from '../manifest/types.js';
-import type { ClientChange } from '../kinds/client/index.js';
 import { createDomain, type CreateDomain, type ParentDomain } from '../kinds/domain.js';
 import type { LiveClient, LiveDomain } from '../panel/types.js';
 import { nearestParent } from './domain-deletes.js';
@@ -32,49 +31,77 @@ export function parentDomainOf(
   return undefined;
 }
 
-/** A domain the plan creates: its create is made once every new domain is known (its parent may be one). */
-export interface DomainCreate {
-  readonly client: DesiredClient;
-  readonly name: string;
-  readonly liveClient: LiveClient | undefined;
-  readonly settings: DesiredDomain['settings'];
-}
-
 /**
- * The creates of the domains the plan creates, each after its parent when that is created too.
- * The look-ups they need live only while they are made. Each id is made once: a create's
- * dependency on its client's create or its parent's is that create's own id string, and its
- * parent's name the parent's own string (memory, at 100,000 domains).
+ * The domains the plan creates, in the walk's order: their creates are made once every new
+ * domain is known (a parent may be one). Held as lists side by side, no object a domain (memory,
+ * at 100,000 domains): each one's manifest entry, its client's, and the id of its client's create
+ * in the same plan (the client's own string), when the plan creates the client.
  */
-export function domainCreateChanges(
-  domainCreates: readonly DomainCreate[],
-  index: LiveIndex,
-  clientChanges: readonly ClientChange[],
-): CreateDomain[] {
-  // The domains created, each at its place in domainCreates (its client's username from there).
-  const at = new Map<string, number>();
-  domainCreates.forEach((d, i) => at.set(d.name, i));
-  const ownerOf = { get: (name: string) => domainCreates[at.get(name) ?? -1]?.client.username };
-  const clientIds = new Map<string, ChangeId<'client'>>();
-  for (const c of clientChanges) if (c.action === 'create') clientIds.set(c.name, c.id);
-  const ids = domainCreates.map((d) => changeId('domain', d.name));
-  return domainCreates.map(({ client, name, liveClient, settings }, i) => {
-    const parentAt = at.get(nearestParent(name, at) ?? '');
-    const parent = parentAt === undefined ? undefined : domainCreates[parentAt]?.name;
-    const above = parentDomainOf(name, { username: client.username, id: liveClient?.id }, index.domains, ownerOf);
-    const sameAsParent = above !== undefined && above.id === null && above.name === parent;
-    return createDomain(
-      name,
-      client.username,
-      liveClient?.id ?? null,
-      parent,
-      settings,
-      sameAsParent ? { name: parent, id: null } : above,
-      {
-        own: ids[i],
-        client: clientIds.get(client.username),
-        parent: parentAt === undefined ? undefined : ids[parentAt],
-      },
-    );
-  });
+export class DomainCreates {
+  private readonly domains: DesiredDomain[] = [];
+  private readonly clients: DesiredClient[] = [];
+  private readonly clientCreates: (ChangeId<'client'> | undefined)[] = [];
+
+  add(client: DesiredClient, domain: DesiredDomain, clientCreate: ChangeId<'client'> | undefined): void {
+    this.domains.push(domain);
+    this.clients.push(client);
+    this.clientCreates.push(clientCreate);
+  }
+
+  get length(): number {
+    return this.domains.length;
+  }
+
+  /** Each, with its client and that client on the panel (index), made as it is read. */
+  *entries(
+    index: LiveIndex,
+  ): Generator<{ readonly client: DesiredClient; readonly name: string; readonly liveClient: LiveClient | undefined }> {
+    for (let i = 0; i < this.domains.length; i++) {
+      const client = this.clients[i] as DesiredClient;
+      yield { client, name: (this.domains[i] as DesiredDomain).name, liveClient: index.clients.get(client.username) };
+    }
+  }
+
+  /** Lets go of them all. */
+  clear(): void {
+    this.domains.length = 0;
+    this.clients.length = 0;
+    this.clientCreates.length = 0;
+  }
+
+  /**
+   * The creates, each after its parent when that is created too. The look-ups they need live
+   * only while they are made. Each id is made once: a create's dependency on its client's create
+   * or its parent's is that create's own id string, and its parent's name the parent's own string
+   * (memory, at 100,000 domains).
+   */
+  changes(index: LiveIndex): CreateDomain[] {
+    const { domains, clients, clientCreates } = this;
+    // The domains created, each at its place (its client's username from there).
+    const at = new Map<string, number>();
+    domains.forEach((d, i) => at.set(d.name, i));
+    const ownerOf = { get: (name: string) => clients[at.get(name) ?? -1]?.username };
+    const ids = domains.map((d) => changeId('domain', d.name));
+    return domains.map(({ name, settings }, i) => {
+      const client = clients[i] as DesiredClient;
+      const liveClient = index.clients.get(client.username);
+      const parentAt = at.get(nearestParent(name, at) ?? '');
+      const parent = parentAt === undefined ? undefined : domains[parentAt]?.name;
+      const above = parentDomainOf(name, { username: client.username, id: liveClient?.id }, index.domains, ownerOf);
+      const sameAsParent = above !== undefined && above.id === null && above.name === parent;
+      return createDomain(
+        name,
+        client.username,
+        liveClient?.id ?? null,
+        parent,
+        settings,
+        sameAsParent ? { name: parent, id: null } : above,
+        {
+          own: ids[i],
+          client: clientCreates[i],
+          parent: parentAt === undefined ? undefined : ids[parentAt],
+        },
+      );
+    });
+  }
 }

@@ -13,6 +13,6 @@ describe('the order of changes', () => {
     const planned = diff(desired({ alice: { domains: ['a.example', 'b.example'] } }), live([[1, 'alice']])).changes;
     expect(planned.map((c) => c.id)).toEqual(['domain:a.example', 'domain:b.example']);
     const elsewhere = desired({ alice: { domains: ['b.example'] } });
-    expect(orderChanges(elsewhere, planned).map((c) => c.id)).toEqual(['domain:b.example', 'domain:a.example']);
+    expect(orderChanges(elsewhere, [planned]).map((c) => c.id)).toEqual(['domain:b.example', 'domain:a.example']);
   });
 });
