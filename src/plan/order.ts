@@ -146,7 +146,7 @@ class Run {
  * walked at clients (and those walked at domains) in manifest order, as the planner makes them:
  * at each entry, the changes in front of each part that stand under it. Visits them and says
  * true when that is walkManifest's order: every change was taken at its entry and no client's
- * entry had two (walkManifest keeps one a client); false, having stopped, when not. The
+ * entry had two; false, having stopped, when not. The
  * manifest lists each username and domain name once (src/manifest/build.ts), so an entry is
  * walked once.
  */
@@ -177,33 +177,33 @@ function walkParts(desired: Desired, parts: readonly (readonly Change[])[], visi
  * Looked up by name, not by a built id: no string per manifest client. Those at no entry, after.
  */
 function walkManifest(desired: Desired, parts: readonly (readonly Change[])[], visit: (change: Change) => void): void {
-  const atClient = new Map<string, Change>();
-  // One change at most domains: an array only where there are more (memory, at 100,000 domains).
+  // One change at most entries: an array only where there are more (memory, at 100,000
+  // domains). Never one in place of another: a database or an FTP user named like a client
+  // stands at that client's entry beside the client's own change.
+  const atClient = new Map<string, Change | Change[]>();
   const atDomain = new Map<string, Change | Change[]>();
   for (const part of parts)
     for (const c of part) {
       if (phaseOf(c) !== 0) continue;
       const at = kindOf(c).order.at;
+      if (at === undefined) continue;
       // The entry it stands under: its own name, or the one its kind names (Kind.placedAt).
+      const entries = at === 'client' ? atClient : atDomain;
       const entry = entryOf(c);
-      if (at === 'client') atClient.set(entry, c);
-      else if (at === 'domain') {
-        const list = atDomain.get(entry);
-        if (list === undefined) atDomain.set(entry, c);
-        else if (Array.isArray(list)) list.push(c);
-        else atDomain.set(entry, [list, c]);
-      }
+      const list = entries.get(entry);
+      if (list === undefined) entries.set(entry, c);
+      else if (Array.isArray(list)) list.push(c);
+      else entries.set(entry, [list, c]);
     }
   if (atClient.size === 0 && atDomain.size === 0) return;
   for (const client of desired.clients) {
-    const change = atClient.get(client.username);
-    if (change !== undefined) visit(change);
+    visitAll(atClient.get(client.username), visit);
     if (atDomain.size === 0) continue;
     for (const domain of client.domains) visitAll(atDomain.get(domain.name), visit);
   }
   // A change at no entry of the manifest (a kind's name that is no client's or domain's, as a
   // section's things are named) is never left out: after the walk, in the order given.
-  for (const c of atClient.values()) visit(c);
+  for (const list of atClient.values()) visitAll(list, visit);
   for (const list of atDomain.values()) visitAll(list, visit);
 }
 
