@@ -6,13 +6,26 @@
 import { quote } from '../escape.js';
 import { compare } from '../util.js';
 
-/** One fact a change depends on, read from `I`, the live panel indexed as the fact looks it up. */
+/**
+ * One fact a change depends on, read from `I`, the live panel indexed as the fact looks it up.
+ * Its key (factKey) is `topic:subject`, kept in its two parts: the subject is most often a string
+ * the change holds already (its name), so a plan's facts add no key string each (the
+ * fingerprint of a plan of 100,000 creates sorts them: plan/fingerprint.ts).
+ */
 export interface Fact<I> {
-  readonly key: string;
+  /** What the fact is of, the key's part before its first colon: `client`, `domain-parent`; never holds a colon. */
+  readonly topic: string;
+  /** The key's part after that colon: the name the fact is of (`alice`, `a.example:php_version`). */
+  readonly subject: string;
   readonly expected: string;
   actual(live: I): string;
   /** Why the plan is stale when `actual` differs from `expected`, for people. */
   reason(actual: string, live: I): string;
+}
+
+/** A fact's key, `topic:subject`: `client:alice`. */
+export function factKey(fact: Pick<Fact<never>, 'topic' | 'subject'>): string {
+  return `${fact.topic}:${fact.subject}`;
 }
 
 /** `id:<n>`, or `absent`. */

@@ -105,8 +105,16 @@ export function sha256OfPieces(pieces: Iterable<string>): string {
   return `sha256:${hash.digest('hex')}`;
 }
 
+/**
+ * How long a run of pieces is: about 16 K characters. A run is held while its pieces are made
+ * (about ten bytes made and dropped for each character of a plan's text or JSON); a run of 64 K
+ * outlived the young generation (1 MB, src/cli/heap.ts) and was copied into the old one, most of
+ * every run: 10 MB of the 12 MB text of a plan of 20,000 new clients (docs/benchmarks.md).
+ */
+export const RUN_LENGTH = 16 * 1024;
+
 /** Pieces joined into runs of about `size` characters: fewer writes, each still bounded. */
-export function* batched(pieces: Iterable<string>, size = 64 * 1024): Generator<string> {
+export function* batched(pieces: Iterable<string>, size = RUN_LENGTH): Generator<string> {
   let run = '';
   for (const piece of pieces) {
     run += piece;

@@ -1,6 +1,6 @@
 import { ProvisionError } from '../errors.js';
 import { canonical, isRecord, plural, sha256Hex } from '../util.js';
-import { expectedFacts, fingerprintOf } from './fingerprint.js';
+import { expectedFingerprint } from './fingerprint.js';
 import { batched, canonicalPieces, indentedPieces, ItemList, sha256OfPieces } from './json-pieces.js';
 import { type ChangeJson, changeToJson, readChanges } from './saved-changes.js';
 import type { ChangeAction, Conflict, Plan, Unknown } from './types.js';
@@ -118,9 +118,10 @@ export function planDocumentText(source: PlanSource): string {
 }
 
 /**
- * planDocumentText in pieces of about 64 KB, made as they are taken: the digest first (a pass over
- * the changes, each hashed as it is made), then the text (a second pass). Memory stays that of
- * one piece and one change, whatever the plan's size; the bytes are planDocumentText's.
+ * planDocumentText in pieces of about 16 K characters (json-pieces.ts RUN_LENGTH), made as they
+ * are taken: the digest first (a pass over the changes, each hashed as it is made), then the
+ * text (a second pass). Memory stays that of one piece and one change, whatever the plan's size;
+ * the bytes are planDocumentText's.
  */
 export function* planDocumentPieces(source: PlanSource): Generator<string> {
   const fields = documentFields(source);
@@ -214,7 +215,7 @@ export function parsePlanFile(text: string, source: string): SavedPlan {
     },
     ...(document.scope === undefined ? {} : { scope: { clients: document.scope.clients } }),
   };
-  if (fingerprintOf(expectedFacts(plan)) !== document.fingerprint) throw edited(source, 'fingerprint');
+  if (expectedFingerprint(plan) !== document.fingerprint) throw edited(source, 'fingerprint');
   return {
     formatVersion: document.format_version,
     panelUrl: document.panel_url,

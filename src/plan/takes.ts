@@ -90,14 +90,22 @@ export function countTakes(change: Change, live: Live): Takes | undefined {
   return Object.keys(unattributed).length === 0 ? { counts, destroysData } : { counts, destroysData, unattributed };
 }
 
-/** The plan with each delete that takes things carrying its counts (Kind.takes `with`). */
+/**
+ * The plan with each delete that takes things carrying its counts (Kind.takes `with`); the plan
+ * itself when none does (a plan of creates: no copy of its list of changes, 800 KB at 100,000).
+ */
 export function withTakes(plan: Plan, live: Live): Plan {
-  const changes = plan.changes.map((change) => {
+  let changes: Change[] | undefined;
+  plan.changes.forEach((change, i) => {
     const takes = countTakes(change, live);
     const kind = takesOf(change);
-    return takes === undefined || kind === undefined ? change : kind.with(change, takes);
+    if (takes === undefined || kind === undefined) return;
+    const counted = kind.with(change, takes);
+    if (counted === change) return;
+    changes ??= [...plan.changes];
+    changes[i] = counted;
   });
-  return changes.every((change, i) => change === plan.changes[i]) ? plan : { ...plan, changes };
+  return changes === undefined ? plan : { ...plan, changes };
 }
 
 /**
@@ -124,7 +132,8 @@ export function takesFacts(change: Change): Fact<{ readonly live: Live }>[] {
   const expected = countsText(takes, kinds);
   return [
     {
-      key: `takes:${change.id}`,
+      topic: 'takes',
+      subject: change.id,
       expected,
       actual: (now) => countsText(countTakes(change, now.live) ?? {}, kinds),
       reason: (actual) =>

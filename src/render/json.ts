@@ -10,7 +10,10 @@ export function renderPlanJson(view: PlanView): string {
   return planDocumentText(view);
 }
 
-/** renderPlanJson in pieces of about 64 KB, each made as it is taken: for a plan too big to hold as one text. */
+/**
+ * renderPlanJson in pieces of about 16 K characters (plan/json-pieces.ts RUN_LENGTH), each made
+ * as it is taken: for a plan too big to hold as one text.
+ */
 export function planJsonPieces(view: PlanView): Iterable<string> {
   return planDocumentPieces(view);
 }

@@ -71,7 +71,10 @@ export function renderApplyJson(
   return [...applyJsonPieces(outcomes, plan, panelUrl)].join('');
 }
 
-/** renderApplyJson in pieces of about 64 KB, each outcome's JSON made as it is written. */
+/**
+ * renderApplyJson in pieces of about 16 K characters (plan/json-pieces.ts RUN_LENGTH), each
+ * outcome's JSON made as it is written.
+ */
 export function applyJsonPieces(
   outcomes: readonly Outcome[],
   plan: Pick<Plan, 'changes' | 'scope'>,

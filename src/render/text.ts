@@ -14,8 +14,9 @@ export function renderPlanText(view: PlanView, options: { color: boolean }): str
 }
 
 /**
- * renderPlanText in pieces of about 64 KB, each made as it is taken (a change's lines at a time),
- * never split inside a line: for a plan too big to hold as one text, written as it is made.
+ * renderPlanText in pieces of about 16 K characters (plan/json-pieces.ts RUN_LENGTH), each made
+ * as it is taken (a change's lines at a time), never split inside a line: for a plan too big to
+ * hold as one text, written as it is made.
  */
 export function planTextPieces(view: PlanView, options: { color: boolean }): Iterable<string> {
   return batched(planLines(view, options));

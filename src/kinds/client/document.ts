@@ -30,11 +30,13 @@ export interface ClientChangeJson extends ClientTargetsJson {
 /** What a client's change adds to the common fields, in the document's order. */
 export function clientToJson(change: ClientChange): Record<string, unknown> {
   switch (change.action) {
-    case 'create':
-      return {
-        ...targetsToJson(change),
-        ...(change.sendLoginCredentials === undefined ? {} : { send_login_credentials: change.sendLoginCredentials }),
-      };
+    case 'create': {
+      // Added to the fresh object, not `{ ...targets, ... }`: V8 keeps what such a literal (a
+      // spread first, then more) holds alive past the young generation (docs/benchmarks.md).
+      const json: Record<string, unknown> = targetsToJson(change);
+      if (change.sendLoginCredentials !== undefined) json.send_login_credentials = change.sendLoginCredentials;
+      return json;
+    }
     case 'update':
       return {
         client_id: change.clientId,

@@ -44,7 +44,8 @@ export function clientFacts(change: ClientChange): Fact<ClientFactIndex>[] {
       for (const field of change.fields) {
         const expected = JSON.stringify(field.before);
         facts.push({
-          key: `field:${name}:${field.field}`,
+          topic: 'field',
+          subject: `${name}:${field.field}`,
           expected,
           actual: (live) => {
             const client = live.clients.get(name);
@@ -66,7 +67,8 @@ export function clientFacts(change: ClientChange): Fact<ClientFactIndex>[] {
       return [
         existingClient(name, clientId, 'client', 'which the plan deletes'),
         {
-          key: `client-domains:${name}`,
+          topic: 'client-domains',
+          subject: name,
           expected,
           actual: (live) => namesFact(live.complete ? live.domainNamesOf(live.clients.get(name)?.id ?? -1) : null),
           reason: (actual) =>
@@ -81,7 +83,8 @@ export function clientFacts(change: ClientChange): Fact<ClientFactIndex>[] {
 
 function absentClient(name: string): Fact<ClientFactIndex> {
   return {
-    key: `client:${name}`,
+    topic: 'client',
+    subject: name,
     expected: 'absent',
     actual: (live) => idFact(live.clients.get(name)?.id),
     reason: (actual) =>
@@ -100,7 +103,8 @@ export function existingClient(
   role: string,
 ): Fact<Pick<ClientFactIndex, 'clients'>> {
   return {
-    key: `${prefix}:${name}`,
+    topic: prefix,
+    subject: name,
     expected: idFact(clientId),
     actual: (live) => idFact(live.clients.get(name)?.id),
     reason: (actual) =>
@@ -112,7 +116,8 @@ export function existingClient(
 
 function hostingPlanFact(plan: HostingPlanRef): Fact<ClientFactIndex> {
   return {
-    key: `hosting-plan:${plan.name}`,
+    topic: 'hosting-plan',
+    subject: plan.name,
     expected: idFact(plan.id ?? undefined),
     actual: (live) => idFact(live.plans.byName(plan.name)?.id),
     reason: (actual) =>

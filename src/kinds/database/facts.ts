@@ -30,7 +30,8 @@ export interface DatabaseFactIndex extends Pick<ClientFactIndex, 'clients'> {
 export function databaseFacts(change: DatabaseChange): Fact<DatabaseFactIndex>[] {
   const { name } = change;
   const record = (expected: string, does: string): Fact<DatabaseFactIndex> => ({
-    key: `database:${name}`,
+    topic: 'database',
+    subject: name,
     expected,
     actual: (live) => idFact(live.indexOf('database').byName.get(name)?.id),
     reason: (actual) =>
@@ -46,7 +47,8 @@ export function databaseFacts(change: DatabaseChange): Fact<DatabaseFactIndex>[]
       const facts: Fact<DatabaseFactIndex>[] = [
         record('absent', 'creates'),
         {
-          key: `database-user:${user}`,
+          topic: 'database-user',
+          subject: user,
           expected: 'absent',
           actual: (live) => {
             const holder = live.indexOf('database').byUser.get(user);
@@ -74,7 +76,8 @@ export function databaseFacts(change: DatabaseChange): Fact<DatabaseFactIndex>[]
 function fieldFact(name: string, change: DatabaseFieldChange): Fact<DatabaseFactIndex> {
   const shown = (value: unknown): string => canonical(Array.isArray(value) ? hostSet(value as string[]) : value);
   return {
-    key: `database-field:${name}:${change.field}`,
+    topic: 'database-field',
+    subject: `${name}:${change.field}`,
     expected: shown(change.before),
     actual: (live) => {
       const database = live.indexOf('database').byName.get(name);

@@ -37,7 +37,8 @@ export function domainFacts(change: DomainChange): Fact<DomainFactIndex>[] {
       const { name, client, clientId } = change;
       const facts: Fact<DomainFactIndex>[] = [
         {
-          key: `domain:${name}`,
+          topic: 'domain',
+          subject: name,
           expected: 'absent',
           actual: (live) => {
             const domain = live.domains.get(name);
@@ -54,7 +55,8 @@ export function domainFacts(change: DomainChange): Fact<DomainFactIndex>[] {
         // The request names the parent by id: one deleted and made again is another domain.
         const parentId = above.id;
         facts.push({
-          key: `domain-parent:${name}`,
+          topic: 'domain-parent',
+          subject: name,
           expected: `id:${parentId},owner:${clientId}`,
           actual: (live) => {
             const domain = live.domains.get(above.name);
@@ -76,7 +78,8 @@ export function domainFacts(change: DomainChange): Fact<DomainFactIndex>[] {
         const row = settingRow(f.field);
         const expected = JSON.stringify(f.before);
         facts.push({
-          key: `domain-setting:${name}:${f.field}`,
+          topic: 'domain-setting',
+          subject: `${name}:${f.field}`,
           expected,
           actual: (live) => {
             const domain = live.domains.get(name);
@@ -94,7 +97,8 @@ export function domainFacts(change: DomainChange): Fact<DomainFactIndex>[] {
         if (sent === undefined) continue;
         const mine = fields.filter((f) => settingRow(f.field).object === object);
         facts.push({
-          key: `domain-object:${name}:${object}`,
+          topic: 'domain-object',
+          subject: `${name}:${object}`,
           expected: canonical(sent),
           actual: (live) => {
             const settings = live.domains.get(name)?.settings;
@@ -114,7 +118,8 @@ export function domainFacts(change: DomainChange): Fact<DomainFactIndex>[] {
       const below = namesFact(subdomains);
       return [
         {
-          key: `subdomains:${name}`,
+          topic: 'subdomains',
+          subject: name,
           expected: below,
           actual: (live) => namesFact(live.subdomains(name, clientId)),
           reason: (actual) =>
@@ -136,7 +141,8 @@ function domainRecord(
   does: 'updates' | 'deletes',
 ): Fact<DomainFactIndex> {
   return {
-    key: `domain-record:${name}`,
+    topic: 'domain-record',
+    subject: name,
     expected: `id:${domainId},owner:${clientId}`,
     actual: (live) => {
       const domain = live.domains.get(name);

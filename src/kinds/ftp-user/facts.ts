@@ -26,7 +26,8 @@ export interface FtpUserFactIndex extends Pick<ClientFactIndex, 'clients'> {
 export function ftpUserFacts(change: FtpUserChange): Fact<FtpUserFactIndex>[] {
   const { name } = change;
   const record = (expected: string, does: string): Fact<FtpUserFactIndex> => ({
-    key: `ftp_user:${name}`,
+    topic: 'ftp_user',
+    subject: name,
     expected,
     actual: (live) => idFact(live.indexOf('ftp_user').byName.get(name)?.id),
     reason: (actual) =>
@@ -56,7 +57,8 @@ export function ftpUserFacts(change: FtpUserChange): Fact<FtpUserFactIndex>[] {
 /** A field's value before an update, as the panel holds it now: `unknown` when the record does not say, `absent` with no FTP user. */
 function fieldFact(name: string, change: FtpUserFieldChange): Fact<FtpUserFactIndex> {
   return {
-    key: `ftp-user-field:${name}:${change.field}`,
+    topic: 'ftp-user-field',
+    subject: `${name}:${change.field}`,
     expected: canonical(change.before),
     actual: (live) => {
       const user = live.indexOf('ftp_user').byName.get(name);

@@ -29,7 +29,8 @@ export interface HostingPlanFactIndex {
 export function hostingPlanFacts(change: HostingPlanChange): Fact<HostingPlanFactIndex>[] {
   const { name } = change;
   const record = (expected: string, does: string): Fact<HostingPlanFactIndex> => ({
-    key: `plan-record:${name}`,
+    topic: 'plan-record',
+    subject: name,
     expected,
     actual: (live) => idFact(live.plansByName.get(name)?.id),
     reason: (actual) =>
@@ -51,7 +52,8 @@ export function hostingPlanFacts(change: HostingPlanChange): Fact<HostingPlanFac
             .map((f) => [f.field.slice(object.length + 1), f.after]),
         );
         facts.push({
-          key: `plan-object:${name}:${object}`,
+          topic: 'plan-object',
+          subject: `${name}:${object}`,
           expected: canonical(sent),
           actual: (live) => {
             const now = live.plansByName.get(name)?.objects?.[object];
@@ -68,7 +70,8 @@ export function hostingPlanFacts(change: HostingPlanChange): Fact<HostingPlanFac
       return [
         record(idFact(change.planId), 'deletes'),
         {
-          key: `plan-clients:${name}`,
+          topic: 'plan-clients',
+          subject: name,
           expected: namesFact(change.leaving),
           actual: (live) => {
             const id = live.plansByName.get(name)?.id;

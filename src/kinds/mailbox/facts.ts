@@ -29,7 +29,8 @@ const UNREAD = 'unread';
 export function mailboxFacts(change: MailboxChange): Fact<MailboxFactIndex>[] {
   const { name } = change;
   const record = (expected: string, does: string): Fact<MailboxFactIndex> => ({
-    key: `mailbox-record:${name}`,
+    topic: 'mailbox-record',
+    subject: name,
     expected,
     actual: (live) => {
       const index = live.indexOf('mailbox');
@@ -62,7 +63,8 @@ export function mailboxFacts(change: MailboxChange): Fact<MailboxFactIndex>[] {
 /** A field an update sends, as it was when the plan was made (in the change's form: lists as address sets). */
 function fieldFact(name: string, field: MailboxField, expected: string): Fact<MailboxFactIndex> {
   return {
-    key: `mailbox-field:${name}:${field}`,
+    topic: 'mailbox-field',
+    subject: `${name}:${field}`,
     expected,
     actual: (live) => {
       const index = live.indexOf('mailbox');

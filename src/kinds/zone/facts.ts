@@ -26,7 +26,8 @@ export function zoneFacts(change: UpdateZone): Fact<ZoneFactIndex>[] {
   if (domainId === null || zoneDigest === null) return [];
   return [
     {
-      key: `zone-of:${name}`,
+      topic: 'zone-of',
+      subject: name,
       expected: idFact(domainId),
       actual: (live) => idFact(live.domains.get(name)?.id),
       reason: (actual) =>
@@ -35,7 +36,8 @@ export function zoneFacts(change: UpdateZone): Fact<ZoneFactIndex>[] {
           : `domain ${quote(name)} now has id ${valueOf(actual)}; the plan changes the zone of id ${domainId}`,
     },
     {
-      key: `dns-zone:${name}`,
+      topic: 'dns-zone',
+      subject: name,
       expected: zoneDigest,
       actual: (live) => live.zones.get(name)?.digest ?? 'unread',
       reason: (actual) =>

@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { readsForSavedPlan } from '../../../src/plan/reads.js';
 import { changeId } from '../../../src/kinds/common.js';
+import { factKey } from '../../../src/kinds/facts.js';
 import { DATABASE_KIND } from '../../../src/kinds/database/kind.js';
 import {
   createDatabase,
@@ -201,7 +202,7 @@ describe('the database descriptor: facts', () => {
 
   /** Each fact's key and whether it holds against `live`. */
   function holds(change: DatabaseChange, live: DatabaseFactIndex): Record<string, boolean> {
-    return Object.fromEntries(K.facts(change).map((f) => [f.key, f.actual(live) === f.expected]));
+    return Object.fromEntries(K.facts(change).map((f) => [factKey(f), f.actual(live) === f.expected]));
   }
 
   it('a create holds while the name and the user are free and its client stays', () => {
@@ -227,7 +228,7 @@ describe('the database descriptor: facts', () => {
     });
     const moved = holds(UPDATE, index([{ ...LIVE, remoteHosts: ['10.0.0.0/8', '192.0.2.1'] }]));
     expect(moved['database-field:alice_wp:remote_hosts']).toBe(false);
-    const gone = K.facts(UPDATE).find((f) => f.key === 'database:alice_wp')!;
+    const gone = K.facts(UPDATE).find((f) => factKey(f) === 'database:alice_wp')!;
     expect(gone.reason(gone.actual(index([])), index([]))).toBe(
       'database "alice_wp", which the plan updates, is no longer on the panel',
     );

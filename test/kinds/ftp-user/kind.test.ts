@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { readsForSavedPlan } from '../../../src/plan/reads.js';
 import { changeId } from '../../../src/kinds/common.js';
+import { factKey } from '../../../src/kinds/facts.js';
 import { FTP_USER_KIND } from '../../../src/kinds/ftp-user/kind.js';
 import {
   createFtpUser,
@@ -171,7 +172,7 @@ describe('the FTP user descriptor: facts', () => {
   }
 
   function holds(change: FtpUserChange, live: FtpUserFactIndex): Record<string, boolean> {
-    return Object.fromEntries(K.facts(change).map((f) => [f.key, f.actual(live) === f.expected]));
+    return Object.fromEntries(K.facts(change).map((f) => [factKey(f), f.actual(live) === f.expected]));
   }
 
   it('a create holds while the name is free and its client stays', () => {
