@@ -142,6 +142,12 @@ export async function walk<Id extends string, N extends WalkNode<Id>, R>(
 
   return new Promise((resolve, reject) => {
     let failed = false;
+    /** The walk fails (an onVisited that throws; a visit's error that cannot be told): nothing new starts. */
+    const fail = (error: unknown): void => {
+      if (failed) return;
+      failed = true;
+      reject(error instanceof Error ? error : new Error(String(error)));
+    };
     /** Node `at` ended as `visited`: told, and so are the dependents its end skips, transitively. */
     const end = (at: number, visited: Visited<N, Id, R>): void => {
       // In the order they end: the node, then what it skips, in the order given, then theirs.
@@ -172,13 +178,12 @@ export async function walk<Id extends string, N extends WalkNode<Id>, R>(
             // abort from onVisited stops that one.
             end(at, visited);
           } catch (error) {
-            failed = true;
-            reject(error instanceof Error ? error : new Error(String(error)));
+            fail(error);
             return;
           }
           visiting.left();
           pump();
-        });
+        }, fail);
       }
     };
     pump();
