@@ -146,7 +146,14 @@ export async function walk<Id extends string, N extends WalkNode<Id>, R>(
     const fail = (error: unknown): void => {
       if (failed) return;
       failed = true;
-      reject(error instanceof Error ? error : new Error(String(error)));
+      // What was thrown, as an Error (one that cannot be made a string still ends the walk).
+      let reason: Error;
+      try {
+        reason = error instanceof Error ? error : new Error(String(error));
+      } catch {
+        reason = new Error('a visit or its report threw a value that is not an Error');
+      }
+      reject(reason);
     };
     /** Node `at` ended as `visited`: told, and so are the dependents its end skips, transitively. */
     const end = (at: number, visited: Visited<N, Id, R>): void => {

@@ -27,6 +27,16 @@ describe('walk at its edges', () => {
     await expect(within(walking)).rejects.toThrow('Cannot convert object to primitive value');
   });
 
+  test('an onVisited that throws a value no message can be made of fails the walk: it does not hang', async () => {
+    const walking = walk([node('a'), node('b', 'a')], () => Promise.resolve(), {
+      concurrency: 2,
+      onVisited: () => {
+        throw Object.create(null) as unknown;
+      },
+    });
+    await expect(within(walking)).rejects.toThrow('a visit or its report threw a value that is not an Error');
+  });
+
   test('a dependency listed twice is waited for once; its failure skips the dependent once', async () => {
     const ok = await walk([node('a'), node('b', 'a', 'a')], (x) => Promise.resolve(x.id), { concurrency: 1 });
     expect(ok.map((r) => `${r.node.id}:${r.status}`)).toEqual(['a:succeeded', 'b:succeeded']);
