@@ -5,7 +5,8 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -268,4 +269,29 @@ export function timedNode(
   if (m === null || !codes.includes(result.status ?? -1))
     throw new Error(`node ${argv.join(' ')} exited ${String(result.status)}: ${stderr.slice(-400)}`);
   return { mb: Number(m[1]) / 1024, cpu: Number(m[2]) + Number(m[3]) };
+}
+
+/**
+ * A memory section run alone (`node --import tsx bench/<file>.ts [--clients N] [--runs N]`):
+ * `measure` with those numbers (`clients` by default) in a temporary directory, its figures
+ * printed, the directory removed.
+ */
+export async function runAlone(
+  name: string,
+  clients: number,
+  measure: (clients: number, runs: number, dir: string) => Promise<Figure[]>,
+  line: (figure: Figure) => string = (f) => `${f.name.padEnd(80)} ${f.measured.padStart(10)}  ${f.reference}`,
+): Promise<void> {
+  const args = process.argv.slice(2);
+  const at = (flag: string, fallback: number): number => {
+    const i = args.indexOf(flag);
+    return i === -1 ? fallback : Number(args[i + 1]);
+  };
+  const dir = await mkdtemp(join(tmpdir(), `provision-${name}-`));
+  try {
+    for (const figure of await measure(at('--clients', clients), at('--runs', 1), dir))
+      process.stdout.write(`${line(figure)}\n`);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 }

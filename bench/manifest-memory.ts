@@ -18,11 +18,10 @@
  *
  *   npm run build && node --import tsx bench/manifest-memory.ts [--clients 20000] [--runs 1]
  */
-import { mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { BENCH_KEY, count, manifestYaml } from './fixtures.js';
-import { BIN, type Figure, log, median, startSim, timedNode } from './lib.js';
+import { BIN, type Figure, log, median, runAlone, startSim, timedNode } from './lib.js';
 
 const u = (i: number): string => `c${String(i).padStart(6, '0')}`;
 
@@ -208,17 +207,10 @@ async function panelBytes(url: string): Promise<number> {
 }
 
 // Run alone: print the figures.
-if (process.argv[1]?.endsWith('manifest-memory.ts') === true) {
-  const args = process.argv.slice(2);
-  const at = (flag: string, fallback: number): number => {
-    const i = args.indexOf(flag);
-    return i === -1 ? fallback : Number(args[i + 1]);
-  };
-  const dir = await mkdtemp(join(tmpdir(), 'provision-manifest-memory-'));
-  try {
-    for (const f of await measureManifestMemory(at('--clients', 20_000), at('--runs', 1), dir))
-      process.stdout.write(`${f.name.padEnd(70)} ${f.measured.padStart(10)}  read alone ${f.reference}\n`);
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
-}
+if (process.argv[1]?.endsWith('manifest-memory.ts') === true)
+  await runAlone(
+    'manifest-memory',
+    20_000,
+    measureManifestMemory,
+    (f) => `${f.name.padEnd(70)} ${f.measured.padStart(10)}  read alone ${f.reference}`,
+  );

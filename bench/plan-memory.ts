@@ -11,11 +11,10 @@
  *
  *   npm run build && node --import tsx bench/plan-memory.ts [--clients 20000] [--runs 1]
  */
-import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { BENCH_KEY, count, manifestYaml } from './fixtures.js';
-import { BIN, type Figure, log, median, startSim, timedNode } from './lib.js';
+import { BIN, type Figure, log, median, runAlone, startSim, timedNode } from './lib.js';
 
 /** The build measured beside this one, when given. */
 const BASE = process.env.BENCH_BASE;
@@ -106,17 +105,4 @@ export async function measurePlanMemory(clients: number, runs: number, dir: stri
 }
 
 // Run alone: print the figures.
-if (process.argv[1]?.endsWith('plan-memory.ts') === true) {
-  const args = process.argv.slice(2);
-  const at = (flag: string, fallback: number): number => {
-    const i = args.indexOf(flag);
-    return i === -1 ? fallback : Number(args[i + 1]);
-  };
-  const dir = await mkdtemp(join(tmpdir(), 'provision-plan-memory-'));
-  try {
-    for (const f of await measurePlanMemory(at('--clients', 20_000), at('--runs', 1), dir))
-      process.stdout.write(`${f.name.padEnd(80)} ${f.measured.padStart(10)}  ${f.reference}\n`);
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
-}
+if (process.argv[1]?.endsWith('plan-memory.ts') === true) await runAlone('plan-memory', 20_000, measurePlanMemory);
