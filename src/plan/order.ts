@@ -178,8 +178,8 @@ function walkParts(desired: Desired, parts: readonly (readonly Change[])[], visi
  */
 function walkManifest(desired: Desired, parts: readonly (readonly Change[])[], visit: (change: Change) => void): void {
   // One change at most entries: an array only where there are more (memory, at 100,000
-  // domains). Never one in place of another: a database or an FTP user named like a client
-  // stands at that client's entry beside the client's own change.
+  // domains). Never one in place of another: a section's thing placed at clients by its own
+  // name, named like a client, stands at that client's entry beside the client's own change.
   const atClient = new Map<string, Change | Change[]>();
   const atDomain = new Map<string, Change | Change[]>();
   for (const part of parts)
