@@ -323,15 +323,17 @@ function topological<Id extends string>(nodes: readonly WalkNode<Id>[], index: R
   const state = new Uint8Array(nodes.length);
   const order = new Int32Array(nodes.length);
   let placed = 0;
-  const stack: { at: number; next: number }[] = [];
+  // Each node's `dependsOn` read once a visit (a change may make it when read: kinds/domain/create.ts).
+  type Frame = { at: number; deps: readonly Id[]; next: number };
+  const stack: Frame[] = [];
+  const frame = (at: number): Frame => ({ at, deps: (nodes[at] as WalkNode<Id>).dependsOn, next: 0 });
   for (let root = 0; root < nodes.length; root++) {
     if (state[root] !== 0) continue;
-    stack.push({ at: root, next: 0 });
+    stack.push(frame(root));
     state[root] = 1;
     while (stack.length > 0) {
-      const top = stack[stack.length - 1] as { at: number; next: number };
-      const node = nodes[top.at] as WalkNode<Id>;
-      const dep = node.dependsOn[top.next++];
+      const top = stack[stack.length - 1] as Frame;
+      const dep = top.deps[top.next++];
       if (dep === undefined) {
         state[top.at] = 2;
         order[placed++] = top.at;
@@ -340,10 +342,12 @@ function topological<Id extends string>(nodes: readonly WalkNode<Id>[], index: R
       }
       const at = index.get(dep) as number;
       if (state[at] === 1)
-        throw new Error(`${quote(dep)} depends on itself through ${quote(node.id)}: the graph has a cycle`);
+        throw new Error(
+          `${quote(dep)} depends on itself through ${quote((nodes[top.at] as WalkNode<Id>).id)}: the graph has a cycle`,
+        );
       if (state[at] === 0) {
         state[at] = 1;
-        stack.push({ at, next: 0 });
+        stack.push(frame(at));
       }
     }
   }

@@ -60,10 +60,13 @@ export function orderChanges(desired: Desired, parts: readonly (readonly Change[
   // Iterative depth-first (a long chain of subdomains must not overflow the stack).
   const visit = (root: Change): void => {
     if (!byId.delete(root.id)) return;
-    const stack: { change: Change; next: number }[] = [{ change: root, next: 0 }];
+    // Each change's `dependsOn` read once (a create may make it when read: kinds/domain/create.ts).
+    type Frame = { change: Change; deps: readonly ChangeId[]; next: number };
+    const frame = (change: Change): Frame => ({ change, deps: change.dependsOn, next: 0 });
+    const stack: Frame[] = [frame(root)];
     while (stack.length > 0) {
-      const top = stack[stack.length - 1] as { change: Change; next: number };
-      const dep = top.change.dependsOn[top.next++];
+      const top = stack[stack.length - 1] as Frame;
+      const dep = top.deps[top.next++];
       if (dep === undefined) {
         ordered.push(top.change);
         stack.pop();
@@ -72,7 +75,7 @@ export function orderChanges(desired: Desired, parts: readonly (readonly Change[
       const first = byId.get(dep);
       if (first === undefined) continue;
       byId.delete(dep);
-      stack.push({ change: first, next: 0 });
+      stack.push(frame(first));
     }
   };
   // Each kind's changes of a phase, in the order given: a pass over the parts (no list by kind).
