@@ -60,22 +60,20 @@ export async function executeChanges(plan: Plan, adapter: ChangeAdapter, options
   // Phases one after the other (plan/types.ts phasesOf): deletes start once every create and
   // update is done, but for those a create or update waits for. Dependencies stay within a phase.
   const phaseOf = phasesOf(plan.changes);
-  for (const phase of [0, 1] as const) {
-    await walk<ChangeId, Change, Applied>(
-      plan.changes.filter((change) => phaseOf(change) === phase),
-      (change, slot) => adapter.apply(change, slot),
-      {
-        concurrency: options.concurrency,
-        perRequest: adapter.perRequest === true,
-        waitsOnly,
-        ...(options.signal === undefined ? {} : { signal: options.signal }),
-        onVisited: (visited) => {
-          const outcome = outcomeOf(visited);
-          outcomes.push(outcome);
-          options.onEvent?.({ type: 'outcome', outcome });
-        },
+  const later = plan.changes.filter((change) => phaseOf(change) === 1);
+  const first = later.length === 0 ? plan.changes : plan.changes.filter((change) => phaseOf(change) === 0);
+  for (const changes of [first, later]) {
+    await walk<ChangeId, Change, Applied>(changes, (change, slot) => adapter.apply(change, slot), {
+      concurrency: options.concurrency,
+      perRequest: adapter.perRequest === true,
+      waitsOnly,
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+      onVisited: (visited) => {
+        const outcome = outcomeOf(visited);
+        outcomes.push(outcome);
+        options.onEvent?.({ type: 'outcome', outcome });
       },
-    );
+    });
   }
   return outcomes;
 }

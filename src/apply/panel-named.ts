@@ -45,11 +45,13 @@ export async function noStrays(
 
 /**
  * `sink`, noting in `written` (by kind) each name this run writes an intent or a password record
- * for: the journal knows those as it knows an earlier run's (`EarlierCreates.known`, read before
- * the run), so a thing this run made is never taken for one an earlier run's open create made.
+ * for, of a kind whose panel may name it itself (noStrays reads no other): the journal knows
+ * those as it knows an earlier run's (`EarlierCreates.known`, read before the run), so a thing
+ * this run made is never taken for one an earlier run's open create made.
  */
 export function noting(sink: SecretsSink, written: Map<string, Set<string>>): SecretsSink {
-  const note = (entry: { readonly kind: string; readonly name: string }): void => {
+  const note = (entry: { readonly kind: SecretKindName; readonly name: string }): void => {
+    if (secretKind(entry.kind)?.secret.panelNaming === undefined) return;
     const names = written.get(entry.kind) ?? new Set<string>();
     written.set(entry.kind, names.add(entry.name));
   };

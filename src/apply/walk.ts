@@ -73,8 +73,12 @@ interface WalkOptions<N, Id, R> {
   readonly waitsOnly?: (node: N, dep: Id) => boolean;
   /** Aborted: nodes not yet visited are skipped as 'interrupted'; visits under way finish. */
   readonly signal?: AbortSignal;
-  /** Called as each node is done (succeeded, failed or skipped), in that order. */
-  readonly onVisited?: (visited: Visited<N, Id, R>) => void;
+  /**
+   * Told each node as it is done (succeeded, failed or skipped), in that order: what happened
+   * to a node is only told, never kept (a plan of 90,000 changes kept 5 MB of results its
+   * caller had already taken).
+   */
+  readonly onVisited: (visited: Visited<N, Id, R>) => void;
 }
 
 /**
@@ -84,8 +88,8 @@ interface WalkOptions<N, Id, R> {
  * the order given); its requests go through a Slot (at most `concurrency` at a time over all
  * visits), at most `visits` visits under way. A failure (the visit throws) skips its
  * dependents, transitively, and nothing else; a skip names the node that failed (or
- * 'interrupted'). Nothing throws for a failed node: the results, one per node in the order they
- * finished, say what happened.
+ * 'interrupted'). Nothing throws for a failed node: onVisited is told of each node as it ends,
+ * and that says what happened.
  *
  * What waits holds no promise: a node is a count of the dependencies it still waits for and its
  * place in a queue, and only the visits under way are promises (a plan of 60,000 creates held
@@ -98,13 +102,12 @@ export async function walk<Id extends string, N extends WalkNode<Id>, R>(
   nodes: readonly N[],
   visit: (node: N, slot: Slot) => Promise<R>,
   options: WalkOptions<N, Id, R>,
-): Promise<Visited<N, Id, R>[]> {
+): Promise<void> {
   const graph = checkGraph(nodes);
   const concurrency = Math.max(1, options.concurrency);
   const perRequest = options.perRequest === true;
   const requests = pLimit(concurrency);
   const aborted = (): boolean => options.signal?.aborted === true;
-  const results: Visited<N, Id, R>[] = [];
   const visiting = new Visiting(graph, perRequest ? 2 * concurrency : concurrency);
 
   const run = async (node: N): Promise<Visited<N, Id, R>> => {
@@ -161,8 +164,7 @@ export async function walk<Id extends string, N extends WalkNode<Id>, R>(
       const ending: [number, Visited<N, Id, R>][] = [[at, visited]];
       for (let k = 0; k < ending.length; k++) {
         const [i, result] = ending[k] as [number, Visited<N, Id, R>];
-        results.push(result);
-        options.onVisited?.(result);
+        options.onVisited(result);
         const dep = graph.nodes[i] as N;
         for (const d of visiting.ended(i, (d) => blocks(graph.nodes[d] as N, dep, result) !== undefined)) {
           const node = graph.nodes[d] as N;
@@ -173,7 +175,7 @@ export async function walk<Id extends string, N extends WalkNode<Id>, R>(
     const pump = (): void => {
       if (failed) return;
       if (visiting.done) {
-        resolve(results);
+        resolve();
         return;
       }
       for (let i = visiting.take(); i !== undefined; i = visiting.take()) {
@@ -216,8 +218,10 @@ interface Graph<N> {
 class Visiting {
   /** Per node: its dependencies not ended yet; -1 once it is queued (then started and ended) or skipped. */
   private readonly waiting: Int32Array;
-  private ready: number[] = [];
+  /** The ready nodes, in the order queued, from `head` to `tail`: each node is queued at most once. */
+  private readonly ready: Int32Array;
   private head = 0;
+  private tail = 0;
   private underWay = 0;
   private endedCount = 0;
 
@@ -226,6 +230,7 @@ class Visiting {
     private readonly limit: number,
   ) {
     this.waiting = graph.waiting.slice();
+    this.ready = new Int32Array(graph.nodes.length);
     for (const i of graph.order) if (this.waiting[i] === 0) this.queue(i);
   }
 
@@ -236,14 +241,9 @@ class Visiting {
 
   /** The next ready node when a visit may start (it is then under way), else undefined. */
   take(): number | undefined {
-    if (this.underWay >= this.limit || this.head >= this.ready.length) return undefined;
+    if (this.underWay >= this.limit || this.head === this.tail) return undefined;
     this.underWay++;
-    const i = this.ready[this.head++] as number;
-    if (this.head === this.ready.length) {
-      this.ready = [];
-      this.head = 0;
-    }
-    return i;
+    return this.ready[this.head++];
   }
 
   /** A visit under way has ended and been told: its place is free. */
@@ -275,7 +275,7 @@ class Visiting {
 
   private queue(i: number): void {
     this.waiting[i] = -1;
-    this.ready.push(i);
+    this.ready[this.tail++] = i;
   }
 }
 

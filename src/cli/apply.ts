@@ -29,7 +29,7 @@ import type { Command, Credentials } from './args.js';
 import { count, oneOf, parseCommandLine, type Range, rangeText, SECONDS, seconds } from './args.js';
 import { CONNECTION_HELP, CONNECTION_OPTIONS } from './connection.js';
 import { EXIT, exitCodesHelp } from './exit.js';
-import { onGitHubActions, stepSummary, SummaryOutcomes } from './github.js';
+import { onGitHubActions, stepSummary } from './github.js';
 import type { Io } from './io.js';
 import { useColor } from './io.js';
 import { ApplyProgress } from './progress.js';
@@ -207,7 +207,6 @@ ${exitCodesHelp(['ok', 'failure', 'stalePlan', 'massChange', 'interrupted'])}`,
               });
         for (const warning of secrets?.warnings ?? []) io.stderr.write(`warning: ${warning}\n`);
         const progress = new ApplyProgress(io, format, view.plan.changes.length);
-        const summary = new SummaryOutcomes();
         const controller = new AbortController();
         let running = true;
         void io.untilStopped().then(() => {
@@ -238,10 +237,7 @@ ${exitCodesHelp(['ok', 'failure', 'stalePlan', 'massChange', 'interrupted'])}`,
             unsettled: prepared.unsettled,
             signal: controller.signal,
             ...(values['generate-passwords'] ? { newPassword: () => generatePassword() } : {}),
-            onEvent: (event) => {
-              progress.onEvent(event);
-              summary.onEvent(event);
-            },
+            onEvent: progress.onEvent,
           });
         } finally {
           running = false;
@@ -267,7 +263,7 @@ ${exitCodesHelp(['ok', 'failure', 'stalePlan', 'massChange', 'interrupted'])}`,
           await stepSummary(
             io,
             credentials.redactions,
-            `${renderPlanMarkdown(view)}\n**${renderApplySummary(summary.outcomes)}**\n`,
+            `${renderPlanMarkdown(view)}\n**${renderApplySummary(outcomes)}**\n`,
           );
         }
         return interrupted

@@ -1,8 +1,6 @@
 import { appendFile } from 'node:fs/promises';
 import { errnoCode } from '../errors.js';
 import { guardOutput } from '../escape.js';
-import type { Outcome } from '../api/apply.js';
-import type { OnEvent } from '../api/prepare.js';
 import type { Redactions } from '../redact.js';
 import type { Io } from './io.js';
 
@@ -24,15 +22,4 @@ export async function stepSummary(io: Io, redactions: Redactions, markdown: stri
   } catch (error) {
     io.stderr.write(`warning: cannot append to $GITHUB_STEP_SUMMARY (${errnoCode(error)})\n`);
   }
-}
-
-/**
- * What an apply's step summary reports, gathered from the run's events (ProvisionEvent) beside
- * the progress: each change's outcome as it finishes.
- */
-export class SummaryOutcomes {
-  readonly outcomes: Outcome[] = [];
-  readonly onEvent: OnEvent = (event) => {
-    if (event.type === 'outcome') this.outcomes.push(event.outcome);
-  };
 }

@@ -7,7 +7,8 @@
 import { createHook } from 'node:async_hooks';
 import { describe, expect, test } from 'vitest';
 import { executeChanges, type ChangeAdapter, type Outcome } from '../../src/apply/execute.js';
-import { Interrupted, walk } from '../../src/apply/walk.js';
+import { Interrupted } from '../../src/apply/walk.js';
+import { walkAll } from '../helpers/walk-all.js';
 import type { Change, ChangeId, CreateDomain, Plan } from '../../src/plan/types.js';
 import { newClient } from '../helpers/builders.js';
 
@@ -247,7 +248,7 @@ describe('executeChanges, an adapter that takes a slot per request', () => {
 describe('walk', () => {
   test('a visit interrupted at its first request is skipped; one interrupted at a later request failed (something was sent)', async () => {
     const controller = new AbortController();
-    const results = await walk(
+    const results = await walkAll(
       [
         { id: 'once', dependsOn: [] },
         { id: 'twice', dependsOn: [] },
@@ -274,11 +275,11 @@ describe('walk', () => {
   test('refuses a graph that is not one before visiting anything', async () => {
     const visited: string[] = [];
     const visit = (n: { id: string }) => Promise.resolve(void visited.push(n.id));
-    await expect(walk([node('a'), node('a')], visit, { concurrency: 1 })).rejects.toThrow('"a" appears twice');
-    await expect(walk([node('a', 'b')], visit, { concurrency: 1 })).rejects.toThrow(
+    await expect(walkAll([node('a'), node('a')], visit, { concurrency: 1 })).rejects.toThrow('"a" appears twice');
+    await expect(walkAll([node('a', 'b')], visit, { concurrency: 1 })).rejects.toThrow(
       '"a" depends on "b", which is not in the graph',
     );
-    await expect(walk([node('a', 'c'), node('b', 'a'), node('c', 'b')], visit, { concurrency: 1 })).rejects.toThrow(
+    await expect(walkAll([node('a', 'c'), node('b', 'a'), node('c', 'b')], visit, { concurrency: 1 })).rejects.toThrow(
       /cycle/,
     );
     expect(visited).toEqual([]);
@@ -289,7 +290,7 @@ describe('walk', () => {
     // c0 <- c1 <- ... <- c(n-1), given last first.
     const nodes = Array.from({ length: n }, (_, i) => node(`c${i}`, ...(i === 0 ? [] : [`c${i - 1}`]))).reverse();
     const visited: string[] = [];
-    const results = await walk(nodes, (x) => Promise.resolve(void visited.push(x.id)), {
+    const results = await walkAll(nodes, (x) => Promise.resolve(void visited.push(x.id)), {
       concurrency: 8,
     });
     expect(results).toHaveLength(n);
@@ -311,7 +312,7 @@ describe('walk', () => {
     let underWay = 0;
     hook.enable();
     try {
-      const results = await walk(
+      const results = await walkAll(
         nodes,
         async (x) => {
           atFirstVisit ??= promises;
@@ -333,7 +334,7 @@ describe('walk', () => {
   });
 
   test('a node two failures would skip is skipped once, naming the first; one that only waits goes on', async () => {
-    const results = await walk(
+    const results = await walkAll(
       [node('a'), node('b'), node('both', 'a', 'b'), node('after', 'both'), node('waits', 'a')],
       (x) => (x.id === 'a' || x.id === 'b' ? Promise.reject(new Error(`${x.id} refused`)) : Promise.resolve(x.id)),
       { concurrency: 1, waitsOnly: (n) => n.id === 'waits' },
@@ -354,7 +355,7 @@ describe('walk', () => {
   test('an onVisited that throws fails the walk, and nothing starts after it', async () => {
     const nodes = Array.from({ length: 3000 }, (_, i) => node(`n${i}`));
     const visited: string[] = [];
-    const walking = walk(nodes, (x) => Promise.resolve(void visited.push(x.id)), {
+    const walking = walkAll(nodes, (x) => Promise.resolve(void visited.push(x.id)), {
       concurrency: 8,
       perRequest: true,
       onVisited: (v) => {

@@ -3,7 +3,7 @@
  * a dependency listed twice, what only waits after a skip, no nodes at all.
  */
 import { describe, expect, test } from 'vitest';
-import { walk } from '../../src/apply/walk.js';
+import { walkAll } from '../helpers/walk-all.js';
 
 const node = (id: string, ...dependsOn: string[]) => ({ id, dependsOn });
 /** `walking`'s end, or 'hung' when it has not ended after `ms`. */
@@ -21,14 +21,14 @@ describe('walk at its edges', () => {
   test('a visit that rejects with a value no message can be made of fails the walk: it does not hang', async () => {
     // String(Object.create(null)) throws: the failure cannot be told as a message.
     // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- the case under test
-    const walking = walk([node('a'), node('b', 'a')], () => Promise.reject(Object.create(null) as unknown), {
+    const walking = walkAll([node('a'), node('b', 'a')], () => Promise.reject(Object.create(null) as unknown), {
       concurrency: 2,
     });
     await expect(within(walking)).rejects.toThrow('Cannot convert object to primitive value');
   });
 
   test('an onVisited that throws a value no message can be made of fails the walk: it does not hang', async () => {
-    const walking = walk([node('a'), node('b', 'a')], () => Promise.resolve(), {
+    const walking = walkAll([node('a'), node('b', 'a')], () => Promise.resolve(), {
       concurrency: 2,
       onVisited: () => {
         throw Object.create(null) as unknown;
@@ -38,9 +38,9 @@ describe('walk at its edges', () => {
   });
 
   test('a dependency listed twice is waited for once; its failure skips the dependent once', async () => {
-    const ok = await walk([node('a'), node('b', 'a', 'a')], (x) => Promise.resolve(x.id), { concurrency: 1 });
+    const ok = await walkAll([node('a'), node('b', 'a', 'a')], (x) => Promise.resolve(x.id), { concurrency: 1 });
     expect(ok.map((r) => `${r.node.id}:${r.status}`)).toEqual(['a:succeeded', 'b:succeeded']);
-    const failed = await walk([node('b', 'a', 'a'), node('a')], () => Promise.reject(new Error('no')), {
+    const failed = await walkAll([node('b', 'a', 'a'), node('a')], () => Promise.reject(new Error('no')), {
       concurrency: 1,
     });
     expect(failed.map((r) => `${r.node.id}:${r.status === 'skipped' ? r.because : r.status}`)).toEqual([
@@ -50,7 +50,7 @@ describe('walk at its edges', () => {
   });
 
   test('a node that only waits goes on after a skipped dependency, not after an interrupted one', async () => {
-    const results = await walk(
+    const results = await walkAll(
       [node('a'), node('b', 'a'), node('w', 'b')],
       (x) => (x.id === 'a' ? Promise.reject(new Error('no')) : Promise.resolve(x.id)),
       { concurrency: 1, waitsOnly: (n) => n.id === 'w' },
@@ -58,7 +58,7 @@ describe('walk at its edges', () => {
     expect(results.map((r) => `${r.node.id}:${r.status}`)).toEqual(['a:failed', 'b:skipped', 'w:succeeded']);
     const controller = new AbortController();
     controller.abort();
-    const interrupted = await walk([node('a'), node('w', 'a')], (x) => Promise.resolve(x.id), {
+    const interrupted = await walkAll([node('a'), node('w', 'a')], (x) => Promise.resolve(x.id), {
       concurrency: 1,
       signal: controller.signal,
       waitsOnly: () => true,
@@ -70,6 +70,6 @@ describe('walk at its edges', () => {
   });
 
   test('no nodes: the walk ends at once with no results', async () => {
-    expect(await within(walk([], () => Promise.resolve(1), { concurrency: 4 }))).toEqual([]);
+    expect(await within(walkAll([], () => Promise.resolve(1), { concurrency: 4 }))).toEqual([]);
   });
 });
