@@ -202,9 +202,12 @@ export async function walk<Id extends string, N extends WalkNode<Id>, R>(
 /** A graph once checked (checkGraph): its nodes as given, and by index what walk keeps of each. */
 interface Graph<N> {
   readonly nodes: readonly N[];
-  /** The indexes in an order where each node comes after its dependencies: the given one when it is one already. */
+  /**
+   * The indexes in an order where each node comes after its dependencies: the given one when it
+   * is one already (then Visiting's queue).
+   */
   readonly order: Int32Array;
-  /** How many dependencies each node has (one listed twice counts twice). */
+  /** How many dependencies each node has (one listed twice counts twice; then Visiting's counts). */
   readonly waiting: Int32Array;
   /** The dependents of node i are `dependents[from[i]]` up to `dependents[from[i + 1]]`, in `order`. */
   readonly from: Int32Array;
@@ -229,8 +232,11 @@ class Visiting {
     private readonly graph: Graph<unknown>,
     private readonly limit: number,
   ) {
-    this.waiting = graph.waiting.slice();
-    this.ready = new Int32Array(graph.nodes.length);
+    // The graph is this walk's own (checkGraph made it for it): its counts are counted down in
+    // place, and its order becomes the queue, the nodes that wait for nothing written over it
+    // from the front, never ahead of the place read (a copy of each was 8 bytes a node more).
+    this.waiting = graph.waiting;
+    this.ready = graph.order;
     for (const i of graph.order) if (this.waiting[i] === 0) this.queue(i);
   }
 

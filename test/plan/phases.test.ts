@@ -4,20 +4,20 @@
  * definition: a flood from every create and update along waits, both ways.
  */
 import { describe, expect, test } from 'vitest';
-import { type Change, type ChangeId, phaseOf, phasesOf } from '../../src/plan/types.js';
+import { type Change, phaseOf, phasesOf } from '../../src/plan/types.js';
 
 /** The definition, spelled out: every change reached from a create or update by waits, either way, is in phase 0. */
 function byFlood(changes: readonly Change[]): (change: Change) => 0 | 1 {
-  const ids = new Set(changes.map((c) => c.id));
-  const next = new Map<ChangeId, ChangeId[]>();
-  const add = (a: ChangeId, b: ChangeId): void => void next.set(a, [...(next.get(a) ?? []), b]);
+  const ids = new Set<string>(changes.map((c) => c.id));
+  const next = new Map<string, string[]>();
+  const add = (a: string, b: string): void => void next.set(a, [...(next.get(a) ?? []), b]);
   for (const c of changes)
     for (const dep of c.dependsOn)
       if (ids.has(dep)) {
         add(c.id, dep);
         add(dep, c.id);
       }
-  const early = new Set(changes.filter((c) => phaseOf(c) === 0).map((c) => c.id));
+  const early = new Set<string>(changes.filter((c) => phaseOf(c) === 0).map((c) => c.id));
   const todo = [...early];
   for (let id = todo.pop(); id !== undefined; id = todo.pop())
     for (const n of next.get(id) ?? [])
