@@ -1,16 +1,18 @@
 /**
- * Apply of N new clients: peak RSS per manifest byte (issue 30, 7f: memory within about 10
- * times the bytes read, on every path). The manifest is the fixtures' block YAML (two domains a
+ * Apply of N new clients: peak RSS per byte read (issue 30, 7f: memory within about 10 times
+ * the bytes read, on every path). The manifest is the fixtures' block YAML (two domains a
  * client, the second a subdomain of the first), the panel a fresh empty simulator for each run:
  * every client and domain is a create, each client's password generated and written ahead to a
  * secrets file. Each figure is a whole `node bundle/bin.js apply ...` under /usr/bin/time: its
- * peak RSS less the same command's on an empty manifest (start-up), over the manifest's bytes.
- * With BENCH_BASE=<bundle/bin.js of another build>, the same figure of that build beside it,
- * the two run in turn; else the reference is the plan of the same manifest.
+ * peak RSS less the same command's on an empty manifest (start-up), over what it read: the
+ * manifest's bytes and the panel's answers to every request it sent (counted in a run of its
+ * own); and, second, over the manifest's bytes alone. With BENCH_BASE=<bundle/bin.js of another
+ * build>, the same figures of that build beside them, the two run in turn; else the reference
+ * of the second is the plan of the same manifest.
  *
  *   npm run build && node --import tsx bench/apply-memory.ts [--clients 10000] [--runs 1]
  */
-import { rm, stat, writeFile } from 'node:fs/promises';
+import { readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { BENCH_KEY, count, manifestYaml } from './fixtures.js';
 import { BIN, type Figure, log, median, runAlone, startSim, timedNode } from './lib.js';
@@ -18,8 +20,28 @@ import { BIN, type Figure, log, median, runAlone, startSim, timedNode } from './
 /** The build measured beside this one, when given. */
 const BASE = process.env.BENCH_BASE;
 
+/**
+ * What a process reads from the panel: every socket it opens counted (`net.Socket`'s connect,
+ * which undici's connections go through), the sum of their bytes read written to `file` at exit.
+ * Loaded by `--import` in a run of its own, not in a run whose memory is measured.
+ */
+const countBytesRead = (file: string): string =>
+  'data:text/javascript,' +
+  encodeURIComponent(
+    "import net from 'node:net'; import { writeFileSync } from 'node:fs';" +
+      'const sockets = []; const connect = net.Socket.prototype.connect;' +
+      'net.Socket.prototype.connect = function (...args) { sockets.push(this); return connect.apply(this, args); };' +
+      `process.on('exit', () => writeFileSync(${JSON.stringify(file)}, String(sockets.reduce((n, s) => n + s.bytesRead, 0))));`,
+  );
+
 /** Peak RSS (MB) and CPU seconds of `node bin <command> file` against a fresh empty simulator. */
-async function onEmptyPanel(bin: string, command: 'apply' | 'plan', file: string, dir: string) {
+async function onEmptyPanel(
+  bin: string,
+  command: 'apply' | 'plan',
+  file: string,
+  dir: string,
+  nodeArgs: readonly string[] = [],
+) {
   const sim = await startSim({ clients: 0, domainsPerClient: 0, latencyMs: 0 });
   const secrets = join(dir, `secrets-${String(Date.now())}.json`);
   try {
@@ -36,7 +58,7 @@ async function onEmptyPanel(bin: string, command: 'apply' | 'plan', file: string
             '--max-creates',
             '1000000',
           ];
-    return timedNode([bin, ...args, '--max-manifest-mb', '500'], {
+    return timedNode([...nodeArgs, bin, ...args, '--max-manifest-mb', '500'], {
       env: { PROVISION_URL: sim.url, PROVISION_API_KEY: BENCH_KEY },
       stdoutTo: join(dir, 'stdout'),
     });
@@ -59,32 +81,52 @@ export async function measureApplyMemory(clients: number, runs: number, dir: str
     `  apply memory: ${count(clients)} new clients (${(bytes / 1024 / 1024).toFixed(2)} MB), start-up ` +
       `${startup.toFixed(0)} MB${BASE === undefined ? '' : `, the base's ${baseStartup.toFixed(0)} MB`}`,
   );
+  // Peak RSS of each run, MB.
   const now: number[] = [];
   const before: number[] = [];
   for (let run = 0; run < runs; run++) {
     // In turn, which goes first alternating: neither side always has the warmer machine.
     const sides = [
-      async () => void now.push(perByte((await onEmptyPanel(BIN, 'apply', file, dir)).mb, startup)),
-      ...(BASE === undefined
-        ? []
-        : [async () => void before.push(perByte((await onEmptyPanel(BASE, 'apply', file, dir)).mb, baseStartup))]),
+      async () => void now.push((await onEmptyPanel(BIN, 'apply', file, dir)).mb),
+      ...(BASE === undefined ? [] : [async () => void before.push((await onEmptyPanel(BASE, 'apply', file, dir)).mb)]),
     ];
     for (const side of run % 2 === 0 ? sides : [...sides].reverse()) await side();
   }
+  // What the apply reads besides the manifest: the panel's answers (headers and bodies), counted
+  // in a run of its own; the same requests, so the same count, for the base.
+  const counted = join(dir, 'bytes-read');
+  await onEmptyPanel(BIN, 'apply', file, dir, ['--import', countBytesRead(counted)]);
+  const answers = Number(await readFile(counted, 'utf8'));
+  const read = bytes + answers;
+  log(`  apply memory: the panel's answers ${(answers / 1024 / 1024).toFixed(2)} MB`);
+  const perRead = (mb: number, at: number): number => ((mb - at) * 1024 * 1024) / read;
   const reference =
     BASE === undefined
       ? `plan ${perByte((await onEmptyPanel(BIN, 'plan', file, dir)).mb, startup).toFixed(1)} B/B`
-      : `before ${median(before).toFixed(1)} B/B`;
-  const measured = median(now);
+      : `before ${median(before.map((mb) => perByte(mb, baseStartup))).toFixed(1)} B/B`;
+  const perManifestByte = now.map((mb) => perByte(mb, startup));
+  const perByteRead = now.map((mb) => perRead(mb, startup));
   return [
     {
       section: 'applymem',
-      name: `apply of ${count(clients)} new clients (passwords generated): peak RSS per manifest byte`,
-      measured: `${measured.toFixed(1)} B/B`,
-      reference,
-      ratio: measured,
+      name: `apply of ${count(clients)} new clients (passwords generated): peak RSS per byte read (manifest, answers)`,
+      measured: `${median(perByteRead).toFixed(1)} B/B`,
+      reference:
+        BASE === undefined
+          ? `${(read / 1024 / 1024).toFixed(2)} MB read`
+          : `before ${median(before.map((mb) => perRead(mb, baseStartup))).toFixed(1)} B/B`,
+      ratio: median(perByteRead),
       goal: 10,
-      runs: now,
+      runs: perByteRead,
+    },
+    {
+      section: 'applymem',
+      name: '  the same per manifest byte',
+      measured: `${median(perManifestByte).toFixed(1)} B/B`,
+      reference,
+      ratio: median(perManifestByte),
+      goal: undefined,
+      runs: perManifestByte,
     },
   ];
 }
