@@ -32,8 +32,8 @@ function byFlood(changes: readonly Change[]): (change: Change) => 0 | 1 {
 function random(seed: number): () => number {
   let s = seed;
   return () => {
-    s = (s * 1103515245 + 12345) % 2147483648;
-    return s / 2147483648;
+    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+    return s / 2 ** 32;
   };
 }
 
