@@ -14,27 +14,42 @@ import { isSpace, type ListRead } from './list-stream.js';
  */
 export const WHOLE_LIST_BYTES = 4 * 1024 * 1024;
 
+/** A body that starts as an array: whitespace (JSON's four), then `[`. */
+const LIST_START = /^[ \t\n\r]*\[/;
+
+const CLOSE_SQUARE = 0x5d;
+
+/** About how many characters of a list are parsed at once (a `},{` after this many ends a piece). */
+const PIECE_CHARS = 16 * 1024;
+
+/** Cuts tried per piece (a `},{` inside a string) before the rest is parsed at once instead. */
+const CUTS_PER_PIECE = 8;
+
 /**
  * A whole body read as ListScanner reads it in pieces, with the same answer on every input
- * (test/panel/list-stream.test.ts and list-compact.test.ts check them against each other and
- * JSON.parse). A compact list of objects is parsed an element at a time (readCompactObjects);
- * any other body, or the rest of one that turns out not to be compact, in one JSON.parse. Each
+ * (test/panel/list-stream.test.ts and list-pieces.test.ts check them against each other and
+ * JSON.parse). A list of objects is parsed a piece at a time (readInPieces);
+ * any other body, or the rest of one a piece of which does not parse, in one JSON.parse. Each
  * element goes through `item` once, in order, up to the first that throws.
  */
-export function readWholeList<T>(bytes: Uint8Array, item: (value: unknown, index: number) => T): ListRead<T> {
+export function readWholeList<T>(
+  bytes: Uint8Array,
+  item: (value: unknown, index: number) => T,
+  pieceChars = PIECE_CHARS,
+): ListRead<T> {
   // As the scanner decodes: a byte order mark at the start dropped, a later U+FEFF kept (JSON.parse refuses it).
   const text = new TextDecoder().decode(bytes);
   if (!LIST_START.test(text)) return { kind: 'text', text };
   const items: T[] = [];
-  const compact = readCompactObjects(text, item, items);
-  if (compact !== undefined) return compact;
+  const pieces = readInPieces(text, item, items, pieceChars);
+  if (pieces !== undefined) return pieces;
   let values: unknown;
   try {
     values = JSON.parse(text);
   } catch {
     return { kind: 'not-json' };
   }
-  // The elements the compact read handed to `item` already are the whole parse's first ones.
+  // The elements the read in pieces handed to `item` already are the whole parse's first ones.
   const all = values as unknown[];
   for (let index = items.length; index < all.length; index++) {
     try {
@@ -46,37 +61,28 @@ export function readWholeList<T>(bytes: Uint8Array, item: (value: unknown, index
   return { kind: 'items', items, count: all.length, error: undefined };
 }
 
-/** A body that starts as an array: whitespace (JSON's four), then `[`. */
-const LIST_START = /^[ \t\n\r]*\[/;
-
-const CLOSE_SQUARE = 0x5d;
-const OPEN_CURLY = 0x7b;
-const CLOSE_CURLY = 0x7d;
-
-/** Cuts tried per element (a `},{` inside a string) before the rest is parsed at once instead. */
-const CUTS_PER_ELEMENT = 8;
-
 /**
- * A list written compactly as panels write it, `[{...},{...}]` (whitespace only around the
- * brackets), read one element at a time: each element is parsed on its own (JSON.parse of a
- * slice of the text, which V8 does not copy) and handed to `item` at once (its answer pushed to
- * `items`), so that its parsed object dies young. Parsed whole, the 5,000 objects of GET /emails
- * (1.2 MB) all lived until the last was made: the young generation copied them out, and a full
- * collection followed (docs/benchmarks.md, "Mailboxes (issue 32)").
+ * A list of objects read a piece at a time: the elements up to a `},{` after about `pieceChars`
+ * (PIECE_CHARS) characters are parsed together (JSON.parse of `[`, that slice of the text, `]`) and handed to
+ * `item` (each answer pushed to `items`) before the next piece is parsed, so that the parsed
+ * objects die young. Parsed whole, the 5,000 objects of GET /emails (1.2 MB) all lived until the
+ * last was made: the young generation copied them out, and a full collection followed
+ * (docs/benchmarks.md, "Mailboxes (issue 32)").
  *
- * An element ends at a `}` followed by `,{`: the first such `}` at which the slice parses (a
- * `},{` inside a string leaves the element's text unfinished, which JSON.parse refuses; a JSON
- * object is never the beginning of a longer one). Every element an object parsed alone,
- * separated by single commas, inside `[` and `]`: that is a JSON array, and its elements are what
- * JSON.parse of the whole gives.
+ * A piece ends at a `}` followed by `,{`, the first after the piece's start + `pieceChars` at which
+ * the piece parses: a `},{` inside a string or inside an element leaves the piece unfinished,
+ * which JSON.parse refuses (the piece is the start of the elements that follow, and a JSON value
+ * is never the start of a longer one). Pieces that each parse, separated by the `,` of their
+ * cut, inside the body's `[` and `]`: that is the body's array, element for element.
  *
  * Undefined when the body turns out not to be such a list (before `item` threw): the elements
  * read so far are in `items`, and the caller reads the rest from a parse of the whole.
  */
-function readCompactObjects<T>(
+function readInPieces<T>(
   text: string,
   item: (value: unknown, index: number) => T,
   items: T[],
+  pieceChars: number,
 ): ListRead<T> | undefined {
   let close = text.length - 1;
   while (close > 0 && isSpace(text.charCodeAt(close))) close--;
@@ -86,17 +92,18 @@ function readCompactObjects<T>(
   let count = 0;
   let error: { readonly thrown: unknown } | undefined;
   while (start < close) {
-    const value = text.charCodeAt(start) === OPEN_CURLY ? element(text, start, close) : undefined;
-    if (value === undefined) return error === undefined ? undefined : refusedWhole(text, error);
-    start = value.next;
-    if (error === undefined) {
+    const piece = pieceAt(text, start, close, pieceChars);
+    if (piece === undefined) return error === undefined ? undefined : refusedWhole(text, error);
+    start = piece.next;
+    const { values } = piece;
+    for (let i = 0; i < values.length; i++, count++) {
+      if (error !== undefined) continue;
       try {
-        items.push(item(value.value, count));
+        items.push(item(values[i], count));
       } catch (thrown) {
         error = { thrown };
       }
     }
-    count++;
   }
   return error === undefined
     ? { kind: 'items', items, count, error: undefined }
@@ -104,23 +111,23 @@ function readCompactObjects<T>(
 }
 
 /**
- * The object that starts at `start` (a `{`) of a compact list whose `]` stands at `close`, and
- * where the next element starts (past the `,`; `close + 1` after the last); undefined when none
- * is found so.
+ * The elements of the piece that starts at `start` of a list whose `]` stands at `close`, and
+ * where the next piece starts (past the `,`; `close + 1` after the last); undefined when none is
+ * found so.
  */
-function element(
+function pieceAt(
   text: string,
   start: number,
   close: number,
-): { readonly value: unknown; readonly next: number } | undefined {
-  let end = text.indexOf('},{', start);
-  for (let cut = 0; cut <= CUTS_PER_ELEMENT; cut++) {
-    // The last element ends at the `}` before the `]`.
+  pieceChars: number,
+): { readonly values: readonly unknown[]; readonly next: number } | undefined {
+  let end = text.indexOf('},{', start + pieceChars);
+  for (let cut = 0; cut <= CUTS_PER_PIECE; cut++) {
+    // The last piece ends before the `]`.
     const last = end === -1 || end >= close;
     const stop = last ? close : end + 1;
-    if (last && text.charCodeAt(close - 1) !== CLOSE_CURLY) return undefined;
     try {
-      return { value: JSON.parse(text.slice(start, stop)), next: stop + 1 };
+      return { values: JSON.parse(`[${text.slice(start, stop)}]`) as unknown[], next: stop + 1 };
     } catch {
       if (last) return undefined;
       end = text.indexOf('},{', end + 1);
@@ -129,7 +136,7 @@ function element(
   return undefined;
 }
 
-/** A list whose element `item` refused, read on not compactly: "not JSON", or the refusal with the count. */
+/** A list whose element `item` refused, a piece of which did not parse: "not JSON", or the refusal with the count. */
 function refusedWhole<T>(text: string, error: { readonly thrown: unknown }): ListRead<T> {
   let values: unknown;
   try {

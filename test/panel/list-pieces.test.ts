@@ -1,9 +1,10 @@
 /**
- * A small list answer written compactly, `[{...},{...}]`, is read one element at a time
- * (src/panel/list-whole.ts readWholeList): each object parsed alone, cut at a `},{` that ends
- * it. It must give what JSON.parse of the whole body gives on every input: objects whose strings
- * hold `},{`, `}`, `{` and `,`, nested objects and arrays, whitespace around the brackets, and
- * edits of them (most of which are not JSON); and a record `item` refuses as the whole read does.
+ * A small list answer of objects is read a piece at a time (src/panel/list-whole.ts
+ * readWholeList): the elements up to a `},{` that ends one, after some characters (any number
+ * here, down to 0: every `},{` a cut), parsed together. It must give what JSON.parse of the whole
+ * body gives on every input: objects whose strings hold `},{`, `}`, `{` and `,`, nested objects
+ * and arrays, whitespace anywhere, and edits of them (most of which are not JSON); and a record
+ * `item` refuses as the whole read does, each element through `item` once.
  */
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
@@ -59,10 +60,13 @@ const { value } = fc.letrec<{ value: unknown }>((tie) => ({
 const record = fc.dictionary(tricky, value, { maxKeys: 5 });
 const pad = fc.constantFrom('', ' ', '\n', '\r\n ', '\t');
 
-/** Compact arrays of objects, as panels write them, with whitespace around the brackets only. */
+/** Arrays of objects, compact as panels write them or indented, with whitespace around them. */
 const compact = fc
-  .tuple(pad, fc.array(record, { maxLength: 6 }), pad)
-  .map(([before, records, after]) => before + JSON.stringify(records) + after);
+  .tuple(pad, fc.array(record, { maxLength: 6 }), fc.constantFrom(0, 0, 1), pad)
+  .map(([before, records, indent, after]) => before + JSON.stringify(records, null, indent) + after);
+
+/** Where pieces are cut: after this many characters (0: at every `},{`). */
+const pieceChars = fc.nat({ max: 40 });
 
 /** The same with one edit: a character put in or taken out anywhere. */
 const edited = fc
@@ -77,12 +81,12 @@ const edited = fc
     return text.slice(0, i) + insert + text.slice(i + remove);
   });
 
-describe('a compact list read one element at a time, as JSON.parse of the whole reads it', () => {
+describe('a list read a piece at a time, as JSON.parse of the whole reads it', () => {
   test('arrays of objects whose strings hold the cut', () => {
     fc.assert(
-      fc.property(compact, (text) => {
+      fc.property(compact, pieceChars, (text, chars) => {
         const bytes = utf8(text);
-        expect(readWholeList(bytes, (v) => v)).toEqual(whole(bytes, (v) => v));
+        expect(readWholeList(bytes, (v) => v, chars)).toEqual(whole(bytes, (v) => v));
       }),
       { numRuns: 1500 },
     );
@@ -90,9 +94,9 @@ describe('a compact list read one element at a time, as JSON.parse of the whole 
 
   test('edited arrays (mostly not JSON)', () => {
     fc.assert(
-      fc.property(edited, (text) => {
+      fc.property(edited, pieceChars, (text, chars) => {
         const bytes = utf8(text);
-        expect(readWholeList(bytes, (v) => v)).toEqual(whole(bytes, (v) => v));
+        expect(readWholeList(bytes, (v) => v, chars)).toEqual(whole(bytes, (v) => v));
       }),
       { numRuns: 2000 },
     );
@@ -100,25 +104,41 @@ describe('a compact list read one element at a time, as JSON.parse of the whole 
 
   test('a record `item` refuses: the first throw kept, the rest counted, as the whole read', () => {
     fc.assert(
-      fc.property(fc.oneof(compact, edited), fc.nat({ max: 6 }), (text, bad) => {
+      fc.property(fc.oneof(compact, edited), fc.nat({ max: 6 }), pieceChars, (text, bad, chars) => {
         const bytes = utf8(text);
+        const calls: number[] = [];
         const item = (v: unknown, index: number): unknown => {
+          calls.push(index);
           if (index === bad) throw new Error(`record ${index}`);
           return v;
         };
-        expect(readWholeList(bytes, item)).toEqual(whole(bytes, item));
+        const read = readWholeList(bytes, item, chars);
+        const seen = calls.splice(0);
+        expect(read).toEqual(whole(bytes, item));
+        // Once each, in order (of a body that is not JSON, those before the piece that is not).
+        expect(seen).toEqual(seen.map((_, i) => i));
+        if (read.kind === 'items') expect(seen).toEqual(calls);
       }),
       { numRuns: 1000 },
     );
   });
 
-  test('each element goes through `item` once, in order, when the list turns out not to be compact', () => {
-    for (const text of ['[{"a":1},{"b":2}, {"c":3}]', '[{"a":1},{"b":2},3]', '[{"a":1},{"b":2},{"c":3}]']) {
+  test('each element goes through `item` once, in order, when a piece does not parse', () => {
+    for (const text of [
+      '[{"a":1},{"b":2}, {"c":3}]',
+      '[{"a":1},{"b":2},3]',
+      '[{"a":1},{"b":2},{"c":3}]',
+      '[{"a":1},{"b":"},{"},{"c":3}]',
+    ]) {
       const seen: number[] = [];
-      const read = readWholeList(utf8(text), (v, index) => {
-        seen.push(index);
-        return v;
-      });
+      const read = readWholeList(
+        utf8(text),
+        (v, index) => {
+          seen.push(index);
+          return v;
+        },
+        0,
+      );
       expect(read).toEqual(whole(utf8(text), (v) => v));
       expect(seen).toEqual([0, 1, 2]);
     }
@@ -130,7 +150,7 @@ describe('a compact list read one element at a time, as JSON.parse of the whole 
     ['[{"a":1},{"b":"x},{\\"y"}] \n', [{ a: 1 }, { b: 'x},{"y' }]],
     ['[{"a":"},{","b":"},{"}]', [{ a: '},{', b: '},{' }]],
   ])('%s', (text, items) => {
-    expect(readWholeList(utf8(text), (v) => v)).toEqual({
+    expect(readWholeList(utf8(text), (v) => v, 0)).toEqual({
       kind: 'items',
       items,
       count: items.length,
@@ -141,7 +161,7 @@ describe('a compact list read one element at a time, as JSON.parse of the whole 
   test.each(['[{"a":1},{"b":2}', '[{"a":1},{"b":2}}]', '[{"a":1},{"b":2},]', '[{"a":1},,{"b":2}]', '[{"a":1}{"b":2}]'])(
     '%s is not JSON',
     (text) => {
-      expect(readWholeList(utf8(text), (v) => v)).toEqual({ kind: 'not-json' });
+      expect(readWholeList(utf8(text), (v) => v, 0)).toEqual({ kind: 'not-json' });
     },
   );
 });
