@@ -37,12 +37,12 @@ export function readWholeList<T>(
   item: (value: unknown, index: number) => T,
   pieceChars = PIECE_CHARS,
 ): ListRead<T> {
+  const items: T[] = [];
+  const pieces = readInPieces(bytes, item, items, pieceChars);
+  if (pieces !== undefined) return pieces;
   // As the scanner decodes: a byte order mark at the start dropped, a later U+FEFF kept (JSON.parse refuses it).
   const text = new TextDecoder().decode(bytes);
   if (!LIST_START.test(text)) return { kind: 'text', text };
-  const items: T[] = [];
-  const pieces = readInPieces(text, item, items, pieceChars);
-  if (pieces !== undefined) return pieces;
   let values: unknown;
   try {
     values = JSON.parse(text);
@@ -61,13 +61,19 @@ export function readWholeList<T>(
   return { kind: 'items', items, count: all.length, error: undefined };
 }
 
+/** A piece's bytes decoded: a U+FEFF at its start kept (it is no start of the body), as in the whole text. */
+const PIECE_DECODER = new TextDecoder('utf-8', { ignoreBOM: true });
+
+const OPEN_SQUARE = 0x5b;
+
 /**
  * A list of objects read a piece at a time: the elements up to a `},{` after about `pieceChars`
- * (PIECE_CHARS) characters are parsed together (JSON.parse of `[`, that slice of the text, `]`) and handed to
- * `item` (each answer pushed to `items`) before the next piece is parsed, so that the parsed
- * objects die young. Parsed whole, the 5,000 objects of GET /emails (1.2 MB) all lived until the
- * last was made: the young generation copied them out, and a full collection followed
- * (docs/benchmarks.md, "Mailboxes (issue 32)").
+ * (PIECE_CHARS) bytes are decoded and parsed together (JSON.parse of `[`, that piece, `]`) and
+ * handed to `item` (each answer pushed to `items`) before the next piece is read, so that the
+ * parsed objects die young, and the body is never one string. Parsed whole, the 5,000 objects of
+ * GET /emails (1.2 MB) all lived until the last was made: the young generation copied them out,
+ * and the text and they made a full collection more (docs/benchmarks.md, "Mailboxes (issue 32)").
+ * The cuts are ASCII bytes, never inside a UTF-8 sequence: the pieces decode to the whole's text.
  *
  * A piece ends at a `}` followed by `,{`, the first after the piece's start + `pieceChars` at which
  * the piece parses: a `},{` inside a string or inside an element leaves the piece unfinished,
@@ -79,21 +85,25 @@ export function readWholeList<T>(
  * read so far are in `items`, and the caller reads the rest from a parse of the whole.
  */
 function readInPieces<T>(
-  text: string,
+  bytes: Uint8Array,
   item: (value: unknown, index: number) => T,
   items: T[],
   pieceChars: number,
 ): ListRead<T> | undefined {
-  let close = text.length - 1;
-  while (close > 0 && isSpace(text.charCodeAt(close))) close--;
-  // LIST_START matched: the first `[` is the array's.
-  let start = text.indexOf('[') + 1;
-  if (text.charCodeAt(close) !== CLOSE_SQUARE || start >= close) return undefined;
+  const body = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  // As the whole read: a byte order mark at the start, whitespace, then `[`.
+  let start = body[0] === 0xef && body[1] === 0xbb && body[2] === 0xbf ? 3 : 0;
+  while (start < body.length && isSpace(body[start] as number)) start++;
+  if (body[start] !== OPEN_SQUARE) return undefined;
+  start++;
+  let close = body.length - 1;
+  while (close > start && isSpace(body[close] as number)) close--;
+  if (body[close] !== CLOSE_SQUARE || start >= close) return undefined;
   let count = 0;
   let error: { readonly thrown: unknown } | undefined;
   while (start < close) {
-    const piece = pieceAt(text, start, close, pieceChars);
-    if (piece === undefined) return error === undefined ? undefined : refusedWhole(text, error);
+    const piece = pieceAt(body, start, close, pieceChars);
+    if (piece === undefined) return error === undefined ? undefined : refusedWhole(bytes, error);
     start = piece.next;
     const { values } = piece;
     for (let i = 0; i < values.length; i++, count++) {
@@ -116,31 +126,32 @@ function readInPieces<T>(
  * found so.
  */
 function pieceAt(
-  text: string,
+  body: Buffer,
   start: number,
   close: number,
   pieceChars: number,
 ): { readonly values: readonly unknown[]; readonly next: number } | undefined {
-  let end = text.indexOf('},{', start + pieceChars);
+  let end = body.indexOf('},{', start + pieceChars);
   for (let cut = 0; cut <= CUTS_PER_PIECE; cut++) {
     // The last piece ends before the `]`.
     const last = end === -1 || end >= close;
     const stop = last ? close : end + 1;
     try {
-      return { values: JSON.parse(`[${text.slice(start, stop)}]`) as unknown[], next: stop + 1 };
+      const text = PIECE_DECODER.decode(body.subarray(start, stop));
+      return { values: JSON.parse(`[${text}]`) as unknown[], next: stop + 1 };
     } catch {
       if (last) return undefined;
-      end = text.indexOf('},{', end + 1);
+      end = body.indexOf('},{', end + 1);
     }
   }
   return undefined;
 }
 
 /** A list whose element `item` refused, a piece of which did not parse: "not JSON", or the refusal with the count. */
-function refusedWhole<T>(text: string, error: { readonly thrown: unknown }): ListRead<T> {
+function refusedWhole<T>(bytes: Uint8Array, error: { readonly thrown: unknown }): ListRead<T> {
   let values: unknown;
   try {
-    values = JSON.parse(text);
+    values = JSON.parse(new TextDecoder().decode(bytes));
   } catch {
     return { kind: 'not-json' };
   }
