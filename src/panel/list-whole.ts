@@ -7,10 +7,11 @@
 import { isSpace, type ListRead } from './list-stream.js';
 
 /**
- * A list answer no larger than this is read whole (readWholeList): one JSON.parse of the whole
- * body costs a tenth of cutting it element by element in JavaScript (1.2 MB, 5,000 records: about
- * 10 ms against 40 to 60 ms), and what it holds at once, the body and its parsed array, is a few
- * times this bound. A larger one is read element by element (ListScanner), never held whole.
+ * A list answer no larger than this is read whole (readWholeList): JSON.parse of large pieces
+ * of the body costs a tenth of cutting it element by element in JavaScript (1.2 MB, 5,000
+ * records: about 10 ms against 40 to 60 ms), and what it holds at once, the body's bytes and a
+ * piece (or, for a body not in pieces, its text and parsed array), is a few times this bound. A
+ * larger one is read element by element (ListScanner), never held whole.
  */
 export const WHOLE_LIST_BYTES = 4 * 1024 * 1024;
 
@@ -19,18 +20,18 @@ const LIST_START = /^[ \t\n\r]*\[/;
 
 const CLOSE_SQUARE = 0x5d;
 
-/** About how many characters of a list are parsed at once (a `},{` after this many ends a piece). */
+/** About how many bytes of a list are parsed at once (a `},{` after this many ends a piece). */
 const PIECE_CHARS = 16 * 1024;
 
 /** Cuts tried per piece (a `},{` inside a string) before the rest is parsed at once instead. */
 const CUTS_PER_PIECE = 8;
 
 /**
- * A whole body read as ListScanner reads it in pieces, with the same answer on every input
+ * A whole body read with the answer ListScanner gives for it in chunks, on every input
  * (test/panel/list-stream.test.ts and list-pieces.test.ts check them against each other and
- * JSON.parse). A list of objects is parsed a piece at a time (readInPieces);
- * any other body, or the rest of one a piece of which does not parse, in one JSON.parse. Each
- * element goes through `item` once, in order, up to the first that throws.
+ * JSON.parse). A list of objects is parsed a piece at a time (readInPieces; `pieceChars` bytes
+ * a piece, about); any other body, or the rest of one a piece of which does not parse, in one
+ * JSON.parse. Each element goes through `item` once, in order, up to the first that throws.
  */
 export function readWholeList<T>(
   bytes: Uint8Array,
