@@ -73,7 +73,7 @@ const OPEN_SQUARE = 0x5b;
  * handed to `item` (each answer pushed to `items`) before the next piece is read, so that the
  * parsed objects die young, and the body is never one string. Parsed whole, the 5,000 objects of
  * GET /emails (1.2 MB) all lived until the last was made: the young generation copied them out,
- * and the text and they made a full collection more (docs/benchmarks.md, "Mailboxes (issue 32)").
+ * and the text and they made a full collection more (docs/benchmarks.md, issue 32, "Fifth pass").
  * The cuts are ASCII bytes, never inside a UTF-8 sequence: the pieces decode to the whole's text.
  *
  * A piece ends at a `}` followed by `,{`, the first after the piece's start + `pieceChars` at which
