@@ -30,6 +30,18 @@ export class Lines {
     this.next();
   }
 
+  /** Where the search for the line after the current one starts: with `line`, a place to come back to (`back`). */
+  get after(): number {
+    return this.at;
+  }
+
+  /** Back to `line`, the current line when `after` was `at` (a look at the line after it taken back). */
+  back(line: Line, at: number): void {
+    this.line = line;
+    this.at = at;
+    this.number = line.number;
+  }
+
   /** Moves to the next line that holds something. */
   next(): void {
     const { text, end } = this;

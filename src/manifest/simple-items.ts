@@ -22,6 +22,7 @@
  */
 
 import { type Line, Lines } from './item-lines.js';
+import { oneKeyItem } from './one-key-item.js';
 import type { PosEntry, PosNode } from './positions.js';
 import { DECIMAL, IPV4, NOT_PLAINLY_A_STRING, plainCharacter, quotedCharacter } from './scalars.js';
 
@@ -93,7 +94,11 @@ class LineReader {
       if (this.text.charCodeAt(dash) !== 45 || this.text.charCodeAt(dash + 1) !== 32) return undefined;
       let content = dash + 2;
       while (content < line.end && this.text.charCodeAt(content) === 32) content++;
-      const item = this.startsKey(content, line.end) ? this.mapping(content - line.start) : this.scalarLine(content);
+      const item =
+        (content === dash + 2 && this.depth < MAX_DEPTH
+          ? oneKeyItem(this.text, this.lines, content, line, MAX_KEY)
+          : undefined) ??
+        (this.startsKey(content, line.end) ? this.mapping(content - line.start) : this.scalarLine(content));
       if (item === undefined) return undefined;
       values.push(item.value);
       items.push(item.pos);

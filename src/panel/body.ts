@@ -1,7 +1,8 @@
 import { promisify } from 'node:util';
 import { brotliDecompress, gunzip, inflate, inflateRaw } from 'node:zlib';
 import { ProvisionError } from '../errors.js';
-import { ListScanner, type ListRead, readWholeList, WHOLE_LIST_BYTES } from './list-stream.js';
+import { ListScanner, type ListRead } from './list-stream.js';
+import { readWholeList, WHOLE_LIST_BYTES } from './list-whole.js';
 
 const decoders: Readonly<Record<string, (data: Buffer, options: { maxOutputLength: number }) => Promise<Buffer>>> = {
   gzip: promisify(gunzip),
@@ -32,8 +33,8 @@ export async function readAnswer(
 /**
  * A list answer, bounded as readAnswer's, read element by element as it arrives (ListScanner):
  * an uncompressed body is never held whole; a compressed one is decoded whole first (as bytes
- * only), then read the same way. A small answer is read whole instead (list-stream.ts
- * readWholeList: one JSON.parse, with the same result on every body): one whose length the
+ * only), then read the same way. A small answer is read whole instead (list-whole.ts
+ * readWholeList: a few JSON.parse calls, with the same result on every body): one whose length the
  * panel declares (`declaredBytes`, its Content-Length) and a compressed one, each when no larger
  * than `wholeBytes`; past that bound (a declared length that was not the truth) the bytes so far
  * go to the scanner and the rest streams.

@@ -13,7 +13,7 @@
  * decoding element by element gives the same characters as decoding the whole. A body that
  * does not start with `[` (an object wrapping the list, an HTML page, nothing) is held and
  * decoded whole, for the caller to read as text. A small answer (at most WHOLE_LIST_BYTES) is
- * read whole instead (readWholeList), with the same result: faster, and small enough to hold.
+ * read whole instead (list-whole.ts readWholeList), with the same result: faster, and small enough to hold.
  */
 import { assertNever } from '../util.js';
 
@@ -47,7 +47,7 @@ const OPEN_CURLY = 0x7b;
 const CLOSE_CURLY = 0x7d;
 const BOM = [0xef, 0xbb, 0xbf] as const;
 
-const isSpace = (b: number): boolean => b === SPACE || b === LF || b === CR || b === TAB;
+export const isSpace = (b: number): boolean => b === SPACE || b === LF || b === CR || b === TAB;
 
 /** Feed it the body's chunks in order (`write`), then `end`. */
 export class ListScanner<T> {
@@ -236,45 +236,6 @@ export class ListScanner<T> {
     this.items.length = 0;
   }
 }
-
-/**
- * A list answer no larger than this is read whole (readWholeList): one JSON.parse of the whole
- * body costs a tenth of cutting it element by element in JavaScript (1.2 MB, 5,000 records: about
- * 10 ms against 40 to 60 ms), and what it holds at once, the body and its parsed array, is a few
- * times this bound. A larger one is read element by element (ListScanner), never held whole.
- */
-export const WHOLE_LIST_BYTES = 4 * 1024 * 1024;
-
-/**
- * A whole body read as ListScanner reads it in pieces, with the same answer on every input
- * (test/panel/list-stream.test.ts checks the two against each other): the elements of an array
- * through `item` (the first throw kept, the rest only counted), "not JSON" for a body that starts
- * as an array but is not JSON, and the text of any other body.
- */
-export function readWholeList<T>(bytes: Uint8Array, item: (value: unknown, index: number) => T): ListRead<T> {
-  // As the scanner decodes: a byte order mark at the start dropped, a later U+FEFF kept (JSON.parse refuses it).
-  const text = new TextDecoder().decode(bytes);
-  if (!LIST_START.test(text)) return { kind: 'text', text };
-  let values: unknown;
-  try {
-    values = JSON.parse(text);
-  } catch {
-    return { kind: 'not-json' };
-  }
-  const all = values as unknown[];
-  const items: T[] = [];
-  for (let index = 0; index < all.length; index++) {
-    try {
-      items.push(item(all[index], index));
-    } catch (thrown) {
-      return { kind: 'items', items: [], count: all.length, error: { thrown } };
-    }
-  }
-  return { kind: 'items', items, count: all.length, error: undefined };
-}
-
-/** A body that starts as an array: whitespace (JSON's four), then `[`. */
-const LIST_START = /^[ \t\n\r]*\[/;
 
 /**
  * `parse` of each element of a list, `where` naming the element in errors ('GET

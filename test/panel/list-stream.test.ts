@@ -9,7 +9,8 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { readListAnswer } from '../../src/panel/body.js';
-import { ListScanner, type ListRead, readWholeList } from '../../src/panel/list-stream.js';
+import { ListScanner, type ListRead } from '../../src/panel/list-stream.js';
+import { readWholeList } from '../../src/panel/list-whole.js';
 
 /** The scanner's reading of `bytes` cut at `cuts` (offsets), each element through `item`. */
 function scan(

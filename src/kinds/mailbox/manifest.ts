@@ -111,8 +111,11 @@ function namePath(index: number): readonly (string | number)[] {
   return (NAME_PATHS[index] ??= Object.freeze([index, MAILBOX_NAME_KEY]));
 }
 
-/** The fields of a present item that gives none: one object, shared, never changed. */
-const NO_WANTS: MailboxWants = Object.freeze({});
+/**
+ * The fields of a present item that gives none: one object, shared, never changed (the diff
+ * knows such a mailbox by it: nothing to compare).
+ */
+export const NO_WANTS: MailboxWants = Object.freeze({});
 
 /**
  * One item, checked; undefined when the schema refuses its shape or its name is refused. An item
@@ -141,8 +144,10 @@ function readItem<L extends Place>(
       wants: NO_WANTS,
       loc: ctx.locate(namePath(index), false),
     };
-    if (nameTaken(mailbox, ctx, problems, index)) return undefined;
-    ctx.seen.names.set(plain, mailbox);
+    const { seen } = ctx;
+    // Neither listed before nor any alias listed yet (most items): nameTaken would find nothing.
+    if ((seen.names.has(plain) || seen.aliases.size > 0) && nameTaken(mailbox, ctx, problems, index)) return undefined;
+    seen.names.set(plain, mailbox);
     return mailbox;
   }
   const places = new ItemPlaces(ctx, problems, index);

@@ -18,9 +18,16 @@ import {
 } from '../section.js';
 import { addressKeepMatcher } from './address.js';
 import type { MailboxChange } from './changes.js';
-import { diffMailbox, pruneMailboxes } from './diff-rule.js';
+import { diffMailbox, type MailboxDiffView, pruneMailboxes } from './diff-rule.js';
 import type { MailboxField } from './fields.js';
-import { type ListedMailbox, MAILBOXES_KEY, mailboxItems, type MailboxSeen, mailboxSeen } from './manifest.js';
+import {
+  type ListedMailbox,
+  MAILBOXES_KEY,
+  mailboxItems,
+  type MailboxSeen,
+  mailboxSeen,
+  NO_WANTS,
+} from './manifest.js';
 import { freeBeforeTake, heldElsewhere } from './order.js';
 import { indexMailboxes, type MailboxesPart, type MailboxIndex } from './read.js';
 
@@ -111,15 +118,29 @@ function diffMailboxes(wanted: readonly MailboxItem[], index: MailboxIndex, view
     };
   // Made on the first thing found: a domain whose mailboxes all match (most, in a converged plan) allocates nothing.
   let found: { changes: MailboxChange[]; conflicts: MailboxConflict[]; unknowns: MailboxUnknown[] } | undefined;
-  const ruleView = { client: view.client, clientId: view.clientId, domainCreated: view.domainCreated };
-  for (const want of wanted) {
+  let ruleView: MailboxDiffView | undefined;
+  const { clientId } = view;
+  // Indexed: read for every mailbox of the manifest.
+  for (let i = 0; i < wanted.length; i++) {
+    const want = wanted[i] as MailboxItem;
     const live = index.byAddress.get(want.address);
+    const idUser = live?.idUser;
+    // A mailbox the manifest names only, which the panel has under its client: what diffMailbox
+    // decides of it is nothing (no field to compare), known without asking.
+    if (
+      live !== undefined &&
+      want.wants === NO_WANTS &&
+      want.state === 'present' &&
+      (idUser === undefined || idUser === clientId)
+    )
+      continue;
     // A record that names another owner than the domain's is that owner's: nothing is sent for it.
-    if (live?.idUser !== undefined && live.idUser !== view.clientId) {
+    if (live !== undefined && idUser !== undefined && idUser !== clientId) {
       found ??= { changes: [], conflicts: [], unknowns: [] };
-      found.conflicts.push({ mailbox: want.address, client: view.client, owner: view.ownerName(live.idUser) });
+      found.conflicts.push({ mailbox: want.address, client: view.client, owner: view.ownerName(idUser) });
       continue;
     }
+    ruleView ??= { client: view.client, clientId, domainCreated: view.domainCreated };
     const decided = diffMailbox(want, live, ruleView);
     if (decided.change === undefined && decided.unknowns.length === 0) continue;
     found ??= { changes: [], conflicts: [], unknowns: [] };

@@ -1,0 +1,167 @@
+/**
+ * A small list answer of objects is read a piece at a time (src/panel/list-whole.ts
+ * readWholeList): the elements up to a `},{` that ends one, after some characters (any number
+ * here, down to 0: every `},{` a cut), parsed together. It must give what JSON.parse of the whole
+ * body gives on every input: objects whose strings hold `},{`, `}`, `{` and `,`, nested objects
+ * and arrays, whitespace anywhere, and edits of them (most of which are not JSON); and a record
+ * `item` refuses as the whole read does, each element through `item` once.
+ */
+import fc from 'fast-check';
+import { describe, expect, test } from 'vitest';
+import type { ListRead } from '../../src/panel/list-stream.js';
+import { readWholeList } from '../../src/panel/list-whole.js';
+
+const utf8 = (text: string): Uint8Array => new TextEncoder().encode(text);
+
+/** What the whole read gives: JSON.parse of the text, each element through `item` (the first throw kept). */
+function whole(bytes: Uint8Array, item: (value: unknown, index: number) => unknown): ListRead<unknown> {
+  const text = new TextDecoder().decode(bytes);
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return /^[ \t\n\r]*\[/.test(text) ? { kind: 'not-json' } : { kind: 'text', text };
+  }
+  if (!Array.isArray(value)) return { kind: 'text', text };
+  const items: unknown[] = [];
+  for (let index = 0; index < value.length; index++) {
+    try {
+      items.push(item(value[index], index));
+    } catch (thrown) {
+      return { kind: 'items', items: [], count: value.length, error: { thrown } };
+    }
+  }
+  return { kind: 'items', items, count: value.length, error: undefined };
+}
+
+/** Strings that look like the cuts: `},{` and its parts, quotes and escapes. */
+const tricky = fc.oneof(
+  fc.string(),
+  fc.constantFrom('},{', '}', '{', ',', '"},{"', '\\"},{', '}},{{', '],[', '}, {', ''),
+  fc
+    .array(fc.constantFrom('},{', '}', '{', ',', '"', '\\', 'a', ' ', '\u00e9', ':'), { maxLength: 8 })
+    .map((parts) => parts.join('')),
+);
+const leaf = fc.oneof(
+  tricky,
+  fc.integer(),
+  fc.boolean(),
+  fc.constant(null),
+  fc.double({ noNaN: true, noDefaultInfinity: true }),
+);
+const { value } = fc.letrec<{ value: unknown }>((tie) => ({
+  value: fc.oneof(
+    { depthSize: 'small' },
+    leaf,
+    fc.array(tie('value'), { maxLength: 3 }),
+    fc.dictionary(tricky, tie('value'), { maxKeys: 3 }),
+  ),
+}));
+const record = fc.dictionary(tricky, value, { maxKeys: 5 });
+const pad = fc.constantFrom('', ' ', '\n', '\r\n ', '\t');
+
+/** Arrays of objects, compact as panels write them or indented, with whitespace around them. */
+const compact = fc
+  .tuple(pad, fc.array(record, { maxLength: 6 }), fc.constantFrom(0, 0, 1), pad)
+  .map(([before, records, indent, after]) => before + JSON.stringify(records, null, indent) + after);
+
+/** Where pieces are cut: after this many characters (0: at every `},{`). */
+const pieceChars = fc.nat({ max: 40 });
+
+/** The same with one edit: a character put in or taken out anywhere. */
+const edited = fc
+  .tuple(
+    compact,
+    fc.nat(),
+    fc.constantFrom('', '"', '\\', ',', '[', ']', '{', '}', ' ', ':', '},{', 'x', '1', '\uFEFF'),
+    fc.nat({ max: 2 }),
+  )
+  .map(([text, at, insert, remove]) => {
+    const i = at % (text.length + 1);
+    return text.slice(0, i) + insert + text.slice(i + remove);
+  });
+
+describe('a list read a piece at a time, as JSON.parse of the whole reads it', () => {
+  test('arrays of objects whose strings hold the cut', () => {
+    fc.assert(
+      fc.property(compact, pieceChars, (text, chars) => {
+        const bytes = utf8(text);
+        expect(readWholeList(bytes, (v) => v, chars)).toEqual(whole(bytes, (v) => v));
+      }),
+      { numRuns: 1500 },
+    );
+  });
+
+  test('edited arrays (mostly not JSON)', () => {
+    fc.assert(
+      fc.property(edited, pieceChars, (text, chars) => {
+        const bytes = utf8(text);
+        expect(readWholeList(bytes, (v) => v, chars)).toEqual(whole(bytes, (v) => v));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  test('a record `item` refuses: the first throw kept, the rest counted, as the whole read', () => {
+    fc.assert(
+      fc.property(fc.oneof(compact, edited), fc.nat({ max: 6 }), pieceChars, (text, bad, chars) => {
+        const bytes = utf8(text);
+        const calls: number[] = [];
+        const item = (v: unknown, index: number): unknown => {
+          calls.push(index);
+          if (index === bad) throw new Error(`record ${index}`);
+          return v;
+        };
+        const read = readWholeList(bytes, item, chars);
+        const seen = calls.splice(0);
+        expect(read).toEqual(whole(bytes, item));
+        // Once each, in order (of a body that is not JSON, those before the piece that is not).
+        expect(seen).toEqual(seen.map((_, i) => i));
+        if (read.kind === 'items') expect(seen).toEqual(calls);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  test('each element goes through `item` once, in order, when a piece does not parse', () => {
+    for (const text of [
+      '[{"a":1},{"b":2}, {"c":3}]',
+      '[{"a":1},{"b":2},3]',
+      '[{"a":1},{"b":2},{"c":3}]',
+      '[{"a":1},{"b":"},{"},{"c":3}]',
+    ]) {
+      const seen: number[] = [];
+      const read = readWholeList(
+        utf8(text),
+        (v, index) => {
+          seen.push(index);
+          return v;
+        },
+        0,
+      );
+      expect(read).toEqual(whole(utf8(text), (v) => v));
+      expect(seen).toEqual([0, 1, 2]);
+    }
+  });
+
+  test.each([
+    ['[{"a":"},{"},{"b":1}]', [{ a: '},{' }, { b: 1 }]],
+    ['[{"a":{"b":"},{"}},{"c":[{"d":1},{"e":2}]}]', [{ a: { b: '},{' } }, { c: [{ d: 1 }, { e: 2 }] }]],
+    ['[{"a":1},{"b":"x},{\\"y"}] \n', [{ a: 1 }, { b: 'x},{"y' }]],
+    ['[{"a":"},{","b":"},{"}]', [{ a: '},{', b: '},{' }]],
+  ])('%s', (text, items) => {
+    expect(readWholeList(utf8(text), (v) => v, 0)).toEqual({
+      kind: 'items',
+      items,
+      count: items.length,
+      error: undefined,
+    });
+  });
+
+  test.each(['[{"a":1},{"b":2}', '[{"a":1},{"b":2}}]', '[{"a":1},{"b":2},]', '[{"a":1},,{"b":2}]', '[{"a":1}{"b":2}]'])(
+    '%s is not JSON',
+    (text) => {
+      expect(readWholeList(utf8(text), (v) => v, 0)).toEqual({ kind: 'not-json' });
+    },
+  );
+});
