@@ -23,8 +23,12 @@ const CLOSE_SQUARE = 0x5d;
 /** About how many bytes of a list are parsed at once (a `},{` after this many ends a piece). */
 const PIECE_CHARS = 16 * 1024;
 
-/** Cuts tried per piece (a `},{` inside a string) before the rest is parsed at once instead. */
-const CUTS_PER_PIECE = 8;
+/**
+ * Cuts that may fail in a whole body (a `},{` inside a string or a nested value) before the rest
+ * is parsed at once: each failed cut parses its piece again from the piece's start, so a budget
+ * per body, not per piece, keeps a hostile list at a few parses of the whole.
+ */
+const FAILED_CUTS = 4;
 
 /**
  * A whole body read with the answer ListScanner gives for it in chunks, on every input
@@ -102,8 +106,9 @@ function readInPieces<T>(
   if (body[close] !== CLOSE_SQUARE || start >= close) return undefined;
   let count = 0;
   let error: { readonly thrown: unknown } | undefined;
+  const budget = { failedCuts: FAILED_CUTS };
   while (start < close) {
-    const piece = pieceAt(body, start, close, pieceChars);
+    const piece = pieceAt(body, start, close, pieceChars, budget);
     if (piece === undefined) return error === undefined ? undefined : refusedWhole(bytes, error);
     start = piece.next;
     const { values } = piece;
@@ -124,28 +129,30 @@ function readInPieces<T>(
 /**
  * The elements of the piece that starts at `start` of a list whose `]` stands at `close`, and
  * where the next piece starts (past the `,`; `close + 1` after the last); undefined when none is
- * found so.
+ * found so. A cut that fails spends one of the body's `budget`; with none left, the piece is the
+ * rest of the list.
  */
 function pieceAt(
   body: Buffer,
   start: number,
   close: number,
   pieceChars: number,
+  budget: { failedCuts: number },
 ): { readonly values: readonly unknown[]; readonly next: number } | undefined {
   let end = body.indexOf('},{', start + pieceChars);
-  for (let cut = 0; cut <= CUTS_PER_PIECE; cut++) {
+  for (;;) {
     // The last piece ends before the `]`.
-    const last = end === -1 || end >= close;
+    const last = end === -1 || end >= close || budget.failedCuts === 0;
     const stop = last ? close : end + 1;
     try {
       const text = PIECE_DECODER.decode(body.subarray(start, stop));
       return { values: JSON.parse(`[${text}]`) as unknown[], next: stop + 1 };
     } catch {
       if (last) return undefined;
+      budget.failedCuts--;
       end = body.indexOf('},{', end + 1);
     }
   }
-  return undefined;
 }
 
 /** A list whose element `item` refused, a piece of which did not parse: "not JSON", or the refusal with the count. */

@@ -7,7 +7,7 @@
  * `item` refuses as the whole read does, each element through `item` once.
  */
 import fc from 'fast-check';
-import { describe, expect, test } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import type { ListRead } from '../../src/panel/list-stream.js';
 import { readWholeList } from '../../src/panel/list-whole.js';
 
@@ -164,4 +164,20 @@ describe('a list read a piece at a time, as JSON.parse of the whole reads it', (
       expect(readWholeList(utf8(text), (v) => v, 0)).toEqual({ kind: 'not-json' });
     },
   );
+});
+
+describe('a list whose strings hold `},{` before every cut', () => {
+  test('costs a few parses in all, not a few a piece', () => {
+    // Each element a 15 kB string ending in eight `},{`: every piece's first cuts fall in a string.
+    const records = Array.from({ length: 100 }, (_, id) => ({ id, s: `${'z'.repeat(15_000)}${'},{'.repeat(8)}q` }));
+    const bytes = utf8(JSON.stringify(records));
+    const parse = vi.spyOn(JSON, 'parse');
+    try {
+      expect(readWholeList(bytes, (v) => v)).toEqual({ kind: 'items', items: records, count: 100, error: undefined });
+      // The first piece's failed cuts (the body's budget), then the rest at once.
+      expect(parse.mock.calls.length).toBeLessThanOrEqual(6);
+    } finally {
+      parse.mockRestore();
+    }
+  });
 });
