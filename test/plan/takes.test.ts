@@ -16,21 +16,12 @@ import type { PlanView } from '../../src/render/common.js';
 import { renderPlanJson } from '../../src/render/json.js';
 import type { Live } from '../../src/kinds/index.js';
 import type { LiveMailbox } from '../../src/kinds/mailbox/index.js';
+import { liveMailbox } from '../kinds/mailbox/live.js';
 import type { LiveDatabase } from '../../src/kinds/database/record.js';
 import { desired, live } from '../helpers/builders.js';
 
-const box = (id: number, address: string, idUser: number | undefined): LiveMailbox => ({
-  id,
-  idUser,
-  address,
-  unicode: address,
-  description: '',
-  maxSize: 0,
-  catchAll: false,
-  storeForwardedEmails: false,
-  aliases: [],
-  forwardings: [],
-});
+const box = (id: number, address: string, idUser: number | undefined): LiveMailbox =>
+  liveMailbox(id, address, { idUser });
 const db = (id: number, name: string, idUser: number): LiveDatabase => ({
   id,
   idUser,

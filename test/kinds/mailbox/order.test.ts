@@ -4,32 +4,16 @@
  * address, an alias or a catch-all goes before what takes it.
  */
 import { describe, expect, it } from 'vitest';
+import { liveMailbox } from './live.js';
 import {
   addressKeepMatcher,
   createMailbox,
   deleteMailbox,
   freeBeforeTake,
-  type LiveMailbox,
   type MailboxChange,
   pruneMailboxes,
   updateMailbox,
 } from '../../../src/kinds/mailbox/index.js';
-
-function live(id: number, address: string, more: Partial<LiveMailbox> = {}): LiveMailbox {
-  return {
-    id,
-    idUser: 3,
-    address,
-    unicode: address,
-    description: '',
-    maxSize: 0,
-    catchAll: false,
-    storeForwardedEmails: false,
-    aliases: [],
-    forwardings: [],
-    ...more,
-  };
-}
 
 const OWNER = { client: 'alice', clientId: 3, dependsOn: [] };
 
@@ -38,11 +22,11 @@ describe('prune and keep', () => {
     const keep = addressKeepMatcher(['postmaster@*', '*@xn--bcher-kva.example']);
     const deletes = pruneMailboxes(
       [
-        live(1, 'info@alice.example'),
-        live(2, 'zz@alice.example'),
-        live(3, 'postmaster@alice.example'),
-        live(4, 'old@alice.example'),
-        live(5, 'post@xn--bcher-kva.example'),
+        liveMailbox(1, 'info@alice.example'),
+        liveMailbox(2, 'zz@alice.example'),
+        liveMailbox(3, 'postmaster@alice.example'),
+        liveMailbox(4, 'old@alice.example'),
+        liveMailbox(5, 'post@xn--bcher-kva.example'),
       ],
       new Set(['info@alice.example']),
       keep,
@@ -75,7 +59,7 @@ describe('free before take', () => {
         { field: 'aliases', before: [], after: ['old@alice.example', 'olds@alice.example'] },
       ]),
     ];
-    const records = new Map([[2, live(2, 'old@alice.example', { aliases: ['olds@alice.example'] })]]);
+    const records = new Map([[2, liveMailbox(2, 'old@alice.example', { aliases: ['olds@alice.example'] })]]);
     const { changes: ordered, circular } = freeBeforeTake(changes, (id) => records.get(id));
     expect(circular).toEqual([]);
     expect(ordered.map((c) => [c.id, c.dependsOn])).toEqual([
@@ -95,7 +79,7 @@ describe('free before take', () => {
       deleteMailbox('gone@bob.example', 'bob', 9, 'pruned'),
       createMailbox('other@carol.example', 'carol.example', { catch_all: true }, OWNER),
     ];
-    const records = new Map([[9, live(9, 'gone@bob.example', { catchAll: true })]]);
+    const records = new Map([[9, liveMailbox(9, 'gone@bob.example', { catchAll: true })]]);
     const { changes: ordered } = freeBeforeTake(changes, (id) => records.get(id));
     expect(ordered.map((c) => c.dependsOn)).toEqual([
       ['mailbox:info@alice.example'],

@@ -6,6 +6,7 @@
  * give fields or are absent.
  */
 import { describe, expect, it } from 'vitest';
+import { liveMailbox } from './live.js';
 import { NO_WANTS, type LiveMailbox } from '../../../src/kinds/mailbox/index.js';
 import { indexMailboxes } from '../../../src/kinds/mailbox/read.js';
 import { MAILBOX_SECTION, type MailboxItem } from '../../../src/kinds/mailbox/section.js';
@@ -14,19 +15,7 @@ import type { SectionParentView } from '../../../src/kinds/section.js';
 const DOMAIN = 'alice.example';
 
 function live(id: number, local: string, idUser: number | undefined): LiveMailbox {
-  const address = `${local}@${DOMAIN}`;
-  return {
-    id,
-    idUser,
-    address,
-    unicode: address,
-    description: '',
-    maxSize: 0,
-    catchAll: false,
-    storeForwardedEmails: false,
-    aliases: [],
-    forwardings: [],
-  };
+  return liveMailbox(id, `${local}@${DOMAIN}`, { idUser });
 }
 
 function item(local: string, wants: MailboxItem['wants'], state: 'present' | 'absent' = 'present'): MailboxItem {

@@ -5,25 +5,9 @@
  * prune of a listed client's unlisted mailboxes, and the run's ask.
  */
 import { describe, expect, it } from 'vitest';
-import type { LiveMailbox } from '../../../src/kinds/mailbox/index.js';
+import { liveMailbox } from './live.js';
 import { MAILBOX_SECTION } from '../../../src/kinds/mailbox/section.js';
 import type { SectionClientView, SectionItemContext, SectionParentView } from '../../../src/kinds/section.js';
-
-function live(id: number, address: string, more: Partial<LiveMailbox> = {}): LiveMailbox {
-  return {
-    id,
-    idUser: 3,
-    address,
-    unicode: address,
-    description: '',
-    maxSize: 0,
-    catchAll: false,
-    storeForwardedEmails: false,
-    aliases: [],
-    forwardings: [],
-    ...more,
-  };
-}
 
 function context(parent: string, more: Partial<SectionItemContext> = {}): SectionItemContext {
   return {
@@ -105,7 +89,7 @@ describe('the mailbox section', () => {
     );
     const index = MAILBOX_SECTION.index({
       read: true,
-      records: [live(1, 'info@alice.example', { maxSize: 0 }), live(2, 'old@alice.example')],
+      records: [liveMailbox(1, 'info@alice.example', { maxSize: 0 }), liveMailbox(2, 'old@alice.example')],
     });
     const answer = MAILBOX_SECTION.diff(items, index, PARENT);
     expect(answer.changes.map((c) => `${c.action} ${c.name}`)).toEqual([
@@ -116,7 +100,7 @@ describe('the mailbox section', () => {
     expect(answer.conflicts).toEqual([]);
     const unread = MAILBOX_SECTION.diff(
       items,
-      MAILBOX_SECTION.index({ read: true, records: [live(1, 'info@alice.example', { maxSize: undefined })] }),
+      MAILBOX_SECTION.index({ read: true, records: [liveMailbox(1, 'info@alice.example', { maxSize: undefined })] }),
       PARENT,
     );
     expect(unread.unknowns).toEqual([{ client: 'alice', mailbox: 'info@alice.example', field: 'quota' }]);
@@ -130,7 +114,7 @@ describe('the mailbox section', () => {
     );
     const answer = MAILBOX_SECTION.diff(
       items,
-      MAILBOX_SECTION.index({ read: true, records: [live(9, 'old@bob.example')] }),
+      MAILBOX_SECTION.index({ read: true, records: [liveMailbox(9, 'old@bob.example')] }),
       {
         ...PARENT,
         domain: 'bob.example',
@@ -155,7 +139,10 @@ describe('the mailbox section', () => {
     );
     const index = MAILBOX_SECTION.index({
       read: true,
-      records: [live(1, 'info@alice.example', { idUser: 4 }), live(2, 'old@alice.example', { idUser: 4 })],
+      records: [
+        liveMailbox(1, 'info@alice.example', { idUser: 4 }),
+        liveMailbox(2, 'old@alice.example', { idUser: 4 }),
+      ],
     });
     const answer = MAILBOX_SECTION.diff(items, index, PARENT);
     expect(answer.changes).toEqual([]);
@@ -169,12 +156,12 @@ describe('the mailbox section', () => {
     const index = MAILBOX_SECTION.index({
       read: true,
       records: [
-        live(1, 'info@alice.example'),
-        live(2, 'stale@alice.example'),
-        live(3, 'postmaster@alice.example'),
-        live(4, 'x@gone.example'),
-        live(5, 'y@bob.example', { idUser: 4 }),
-        live(6, 'bobs@alice.example', { idUser: 4 }),
+        liveMailbox(1, 'info@alice.example'),
+        liveMailbox(2, 'stale@alice.example'),
+        liveMailbox(3, 'postmaster@alice.example'),
+        liveMailbox(4, 'x@gone.example'),
+        liveMailbox(5, 'y@bob.example', { idUser: 4 }),
+        liveMailbox(6, 'bobs@alice.example', { idUser: 4 }),
       ],
     });
     const view: SectionClientView = {
@@ -196,7 +183,7 @@ describe('the mailbox section', () => {
   it('orders what frees an address before what takes it', () => {
     const seen = MAILBOX_SECTION.seen();
     const { items } = MAILBOX_SECTION.items([{ name: 'new', aliases: ['hello'] }], context('alice.example'), seen);
-    const index = MAILBOX_SECTION.index({ read: true, records: [live(1, 'hello@alice.example')] });
+    const index = MAILBOX_SECTION.index({ read: true, records: [liveMailbox(1, 'hello@alice.example')] });
     const planned = MAILBOX_SECTION.diff(items, index, PARENT).changes;
     const pruned = MAILBOX_SECTION.unlisted(items, index, {
       client: 'alice',
