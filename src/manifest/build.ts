@@ -224,8 +224,11 @@ export class ClientsBuilder {
     }[] = [];
     const domainsNode = source.step(node, 'domains');
     if (Array.isArray(client.domains) && domainsNode !== undefined) {
-      client.domains.forEach((item: unknown, j) => {
+      const list: unknown[] = client.domains;
+      list.forEach((item: unknown, j) => {
         const itemNode = source.step(domainsNode, j) ?? domainsNode;
+        // A batch that is the read's alone lets each item go once taken (one client of 100,000 domains is one batch).
+        if (source.release?.(domainsNode, j) === true) list[j] = undefined;
         // An item the domain's room reads: the schema check reported any other.
         const entry = domainItem(item);
         if (entry === undefined) return;
@@ -339,6 +342,9 @@ export class ClientsBuilder {
     this.clients.push(
       new DesiredClientItem(username, state, loc, { wants, planLoc, domains: desiredDomains, sections }),
     );
+    // The client keeps a copy of its own length: the list it was built in may go.
+    this.currentSlot = Number.NaN;
+    this.currentDomains = [];
   }
 
   /** `value` of the managed field `key` as kept: the previous client's string when equal, else a string of its own. */

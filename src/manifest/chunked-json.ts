@@ -333,6 +333,10 @@ function* jsonBatches(
       return;
     }
     const seq: PosNode = { line: 1, column: 1, items };
-    yield { clients, nodes: items.map((node) => ({ node, via: undefined })), source: new PositionMap(file, text, seq) };
+    yield {
+      clients,
+      nodes: items.map((node) => ({ node, via: undefined })),
+      source: new PositionMap(file, text, seq, true),
+    };
   }
 }

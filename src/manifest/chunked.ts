@@ -241,7 +241,8 @@ function* readBatches(
     yield {
       clients: read.clients,
       nodes: read.seq.items?.map((node) => ({ node, via: undefined })) ?? [],
-      source: new PositionMap(file, text, read.seq),
+      // What the fast read makes is its own (it gives up on anchors and aliases); yaml's may be shared.
+      source: new PositionMap(file, text, read.seq, simple !== undefined),
     };
   }
 }

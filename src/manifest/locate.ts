@@ -33,6 +33,13 @@ export interface Locator<N> {
   keyAt(found: Found<N>, key: string): Location | undefined;
   /** Whether the node at `found` is a sequence (looking through an alias). */
   isSeq(found: Found<N>): boolean;
+  /**
+   * Lets the position of item `index` of the sequence at `from` go, once the checks are done with
+   * it (they never step to it again); true when the data read with these positions is the
+   * caller's to let go as well (each value stands in one place: read without anchors or aliases,
+   * for this batch alone). Absent, or false: nothing goes (a whole Document, a batch that anchors).
+   */
+  release?(from: Found<N>, index: number): boolean;
 }
 
 /** The deepest node along `path` (a parent when the path ends early, as for a missing key). */

@@ -134,13 +134,17 @@ function prototypes(text: string): string {
  * prototypes that were capitals, then `rn` read as `m` and `vv` as `w`.
  */
 export function skeleton(name: string): string {
-  let ascii = '';
+  // The name itself while each character folds to itself; else its parts joined once, a flat
+  // string (one grown by `+=` is a tree of pieces, and the look-alike check keeps a skeleton a name).
+  let parts: string[] | undefined;
   for (let i = 0; i < name.length; i++) {
-    const part = asciiSkeleton(name.charCodeAt(i));
+    const code = name.charCodeAt(i);
+    const part = asciiSkeleton(code);
     if (part === undefined) return readRnVv(folded(name));
-    ascii += part;
+    if (parts !== undefined) parts.push(part);
+    else if (part.length !== 1 || part.charCodeAt(0) !== code) parts = [name.slice(0, i), part];
   }
-  return readRnVv(ascii);
+  return readRnVv(parts === undefined ? name : parts.join(''));
 }
 
 /** The skeleton before `rn` and `vv` are read: each step but the last. */
@@ -150,7 +154,7 @@ function folded(name: string): string {
 }
 
 function readRnVv(text: string): string {
-  return text.replaceAll('rn', 'm').replaceAll('vv', 'w');
+  return text.includes('rn') || text.includes('vv') ? text.replaceAll('rn', 'm').replaceAll('vv', 'w') : text;
 }
 
 /**
@@ -187,7 +191,8 @@ export function lookalikeGroups(names: readonly NamedAt[]): NamedAt[][] {
 /**
  * lookalikeGroups over any items, named by `nameOf`: the items themselves grouped, no wrapper
  * made for each. Keeps each skeleton's first item (by its index) and makes a group only when a
- * second name shares it: on a manifest of 100,000 names, the skeletons and a number each.
+ * second name shares it: on a manifest of 100,000 names, the skeletons (most the names
+ * themselves) and a number each.
  */
 function groupsOf<T>(items: readonly T[], nameOf: (item: T) => string): T[][] {
   const first = new Map<string, number>();

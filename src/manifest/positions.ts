@@ -17,7 +17,7 @@ export interface PosNode {
   readonly column: number;
   /** A mapping's entries, in document order (merge keys apart: `merges`). */
   readonly entries?: readonly PosEntry[];
-  /** A sequence's items. */
+  /** A sequence's items (undefined once PositionMap.release lets an item go: read by index only after that). */
   readonly items?: readonly PosNode[];
   /** An alias (`*name`, at this position): the node its anchor stands on. */
   readonly alias?: PosNode;
@@ -207,10 +207,15 @@ export type Place = (offset: number) => { line: number; column: number };
 
 /** Locates data paths in the positions the chunked reader kept, as SourceMap does in a whole Document. */
 export class PositionMap implements Locator<PosNode> {
+  /**
+   * `owned`: the positions and the data read with them are this batch's alone (no anchor or
+   * alias shares a node or a value), so each sequence item may go once checked (`release`).
+   */
   constructor(
     readonly file: string,
     private readonly text: string,
     private readonly top: PosNode,
+    private readonly owned = false,
   ) {}
 
   offset(offset: number): Location {
@@ -259,6 +264,17 @@ export class PositionMap implements Locator<PosNode> {
 
   isSeq(found: Found<PosNode>): boolean {
     return (found.node.alias ?? found.node).items !== undefined;
+  }
+
+  /**
+   * One client's list of 100,000 domains is one batch: its items' positions and data go as the
+   * checks take them, so they do not stand beside all that is made of them (issue 30, 7f).
+   */
+  release(from: Found<PosNode>, index: number): boolean {
+    const items = this.owned && from.node.alias === undefined ? from.node.items : undefined;
+    if (items === undefined || index >= items.length) return false;
+    (items as unknown[])[index] = undefined;
+    return true;
   }
 }
 
