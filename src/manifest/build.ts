@@ -5,6 +5,7 @@ import type { DesiredClient, DesiredDomain, Diagnostic, Location } from './types
 import { type Listing, listingOf, placeOfListing, slotOf } from './listing.js';
 import { DesiredClientItem, DesiredDomainItem, ownString, packPlace, type Place, placeIn } from './desired-items.js';
 import { patternProblem } from './prune.js';
+import { byFirstName, topmostAbove } from './topmost.js';
 import { KeysOf, type ReadSections, readSections, SectionSeens } from './sections.js';
 import { isRecord, placeOf } from '../util.js';
 import { quote } from '../escape.js';
@@ -284,16 +285,11 @@ export class ClientsBuilder {
     }
     // A subdomain's records live in the zone of the topmost domain above it that the client
     // lists: its `dns` is an error (and then the manifest gives no Desired).
+    const byName = zoned.length === 0 ? undefined : byFirstName(desiredDomains);
     for (const { at, label, dnsAt } of zoned) {
       const domain = desiredDomains[at];
-      if (domain === undefined) continue;
-      const parent = desiredDomains
-        .filter((other) => domain.name.endsWith(`.${other.name}`))
-        .reduce<DesiredDomain | undefined>(
-          (top, other) => (top === undefined || other.name.length < top.name.length ? other : top),
-          undefined,
-        );
-      if (parent === undefined) continue;
+      const parent = domain === undefined || byName === undefined ? undefined : topmostAbove(domain.name, byName);
+      if (domain === undefined || parent === undefined) continue;
       const parentLine = parent.loc?.line ?? 1;
       error(dnsAt, subdomainZone(label, parent.input, parentLine, domain.name.slice(0, -parent.name.length - 1)));
     }
