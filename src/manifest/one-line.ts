@@ -22,6 +22,8 @@ const KEY = /[A-Za-z][A-Za-z0-9_-]*:/y;
 export class OneLineReader {
   /** Where the last quoted scalar or flow collection read ended (after its closing quote or bracket). */
   private end = 0;
+  /** Flow mappings open around the current read: a mapping in a sequence only in none (one level deep). */
+  private openMappings = 0;
 
   /**
    * @param lazy a one-line flow mapping's entries are read again from its line when asked
@@ -77,7 +79,7 @@ export class OneLineReader {
     return this.plain(from, end, line);
   }
 
-  /** `[a, b]` on one line, of plain or quoted scalars, then nothing or a comment. */
+  /** `[a, b]` on one line, of plain or quoted scalars (or flow mappings), then nothing or a comment. */
   protected flowSequence(from: number, line: Line): Read | undefined {
     const found = this.flowSequenceAt(from, line);
     if (found === undefined) return undefined;
@@ -86,7 +88,7 @@ export class OneLineReader {
     return at < line.end && !this.startsComment(at) ? undefined : found;
   }
 
-  /** `[a, b]` of plain or quoted scalars from `from` on its line; `end` is set after the `]`. */
+  /** `[a, b]` of plain or quoted scalars (or flow mappings) from `from` on its line; `end` is set after the `]`. */
   private flowSequenceAt(from: number, line: Line): Read | undefined {
     const values: unknown[] = [];
     const items: PosNode[] = [];
@@ -117,38 +119,58 @@ export class OneLineReader {
    * type: A, value: 192.0.2.1}`; a client: `{username: a, domains: [a.example]}`).
    */
   flowMapping(from: number, line: Line): Read | undefined {
-    const value: Record<string, unknown> = {};
-    const entries: PosEntry[] = [];
-    const keep = !this.lazy;
-    let at = from + 1;
-    const spaces = (): void => {
-      while (at < line.end && this.text.charCodeAt(at) === 32) at++;
-    };
-    spaces();
-    if (this.text.charCodeAt(at) === 125) at++;
-    else {
-      for (;;) {
-        spaces();
-        const keyStart = at;
-        const after = this.keyEnd(keyStart, line.end);
-        if (after === -1) return undefined;
-        const key = this.text.slice(keyStart, after - 1);
-        if (key === 'true' || key === 'false' || NOT_PLAINLY_A_STRING.test(key) || Object.hasOwn(value, key))
-          return undefined;
-        at = after;
-        spaces();
-        const item = this.flowScalar(at, line, 125);
-        if (item === undefined) return undefined;
-        at = this.end;
-        value[key] = item.value;
-        if (keep) entries.push({ key, line: line.number, column: keyStart - line.start + 1, value: item.pos });
-        if (this.text.charCodeAt(at++) === 125) break;
-      }
-    }
-    spaces();
+    const read = this.flowMappingAt(from, line, !this.lazy);
+    if (read === undefined) return undefined;
+    let at = this.end;
+    while (at < line.end && this.text.charCodeAt(at) === 32) at++;
     if (at < line.end && !this.startsComment(at)) return undefined;
     const column = from - line.start + 1;
-    return { value, pos: keep ? { line: line.number, column, entries } : new FlowMappingPos(this.text, line, column) };
+    return { value: read.value, pos: read.pos ?? new FlowMappingPos(this.text, line, column) };
+  }
+
+  /**
+   * `{key: value, ...}` from `from` on its line (see flowMapping); `end` is set after the `}`.
+   * Its entries' positions when `keep`, else none.
+   */
+  private flowMappingAt(
+    from: number,
+    line: Line,
+    keep: boolean,
+  ): { readonly value: unknown; readonly pos: PosNode | undefined } | undefined {
+    this.openMappings++;
+    try {
+      const value: Record<string, unknown> = {};
+      const entries: PosEntry[] = [];
+      let at = from + 1;
+      const spaces = (): void => {
+        while (at < line.end && this.text.charCodeAt(at) === 32) at++;
+      };
+      spaces();
+      if (this.text.charCodeAt(at) === 125) at++;
+      else {
+        for (;;) {
+          spaces();
+          const keyStart = at;
+          const after = this.keyEnd(keyStart, line.end);
+          if (after === -1) return undefined;
+          const key = this.text.slice(keyStart, after - 1);
+          if (key === 'true' || key === 'false' || NOT_PLAINLY_A_STRING.test(key) || Object.hasOwn(value, key))
+            return undefined;
+          at = after;
+          spaces();
+          const item = this.flowScalar(at, line, 125);
+          if (item === undefined) return undefined;
+          at = this.end;
+          value[key] = item.value;
+          if (keep) entries.push({ key, line: line.number, column: keyStart - line.start + 1, value: item.pos });
+          if (this.text.charCodeAt(at++) === 125) break;
+        }
+      }
+      this.end = at;
+      return { value, pos: keep ? { line: line.number, column: from - line.start + 1, entries } : undefined };
+    } finally {
+      this.openMappings--;
+    }
   }
 
   /**
@@ -159,11 +181,17 @@ export class OneLineReader {
     const c = this.text.charCodeAt(from);
     let at = from;
     let read: Read | undefined;
-    if (c === 34 || c === 39 || (c === 91 && close === 125)) {
-      // A quoted scalar, or a sequence as a mapping's value (`{name: a, domains: [b, c]}`).
-      const found = c === 91 ? this.flowSequenceAt(from, line) : this.quoted(from, line);
-      if (found === undefined) return undefined;
-      read = found;
+    if (c === 34 || c === 39 || (c === 91 && close === 125) || (c === 123 && close === 93 && this.openMappings === 0)) {
+      // A quoted scalar, a sequence as a mapping's value (`{name: a, domains: [b, c]}`), or a
+      // mapping as an item of a sequence in no mapping (`records: [{host: www, type: A, ...}]`).
+      const found =
+        c === 91
+          ? this.flowSequenceAt(from, line)
+          : c === 123
+            ? this.flowMappingAt(from, line, true)
+            : this.quoted(from, line);
+      if (found?.pos === undefined) return undefined;
+      read = found as Read;
       at = this.end;
       while (at < line.end && this.text.charCodeAt(at) === 32) at++;
     } else {

@@ -292,10 +292,16 @@ describe('the fast read of client items', () => {
       .map(
         ([pairs, open, close]) => `${open}${pairs.map((p, i) => (i === 0 ? '' : p.comma) + p.text).join('')}${close}`,
       );
+    // A sequence of mappings on one line (`records: [{host: www, ...}]`), one in a mapping's value too.
+    const mappings = fc
+      .tuple(fc.array(mapping, { maxLength: 3 }), fc.constantFrom(', ', ',', ' , '), fc.constantFrom('', ' '))
+      .map(([ms, comma, pad]) => `[${pad}${ms.join(comma)}${pad}]`);
     const line = fc.oneof(
       fc.tuple(mapping, fc.constantFrom('', ' # c', '#c', ' x')).map(([m, c]) => `  - ${m}${c}`),
       fc.tuple(key, mapping).map(([k, m]) => `    ${k}: ${m}`),
       fc.tuple(mapping).map(([m]) => `      - ${m}`),
+      fc.tuple(key, mappings, fc.constantFrom('', ' # c', ' x', ': y')).map(([k, ms, c]) => `    ${k}: ${ms}${c}`),
+      fc.tuple(key, mappings).map(([k, ms]) => `  - {${k}: ${ms}}`),
     );
     fc.assert(
       fc.property(fc.array(line, { minLength: 1, maxLength: 6 }), fc.constantFrom('\n', '\r\n'), (lines, eol) => {
@@ -316,6 +322,19 @@ describe('the fast read of client items', () => {
       '',
     ].join('\n');
     expect(agree(zone)).toBe(true);
+    const inline = [
+      '  - username: big',
+      '    domains:',
+      '      - name: big.example',
+      '        dns:',
+      '          records: [{host: www, type: A, value: 192.0.2.1}, { host: mail , type: MX, value: "10 mx.example." }]',
+      '      - name: two.example',
+      '        dns: {records: [], ttl: 300}',
+      '',
+    ].join('\n');
+    expect(agree(inline)).toBe(true);
+    // A mapping in a sequence in a mapping is yaml's to read.
+    expect(agree('  - {username: a, records: [{host: www}]}\n')).toBe(false);
     const perClient = [
       '  - {username: c1, plan: Basic, email: c1@example.com, domains: [c1.example, s1.c1.example]}',
       '  - { username: \'c2\', plan: "Basic" , domains: [ \'c2.example\' ,"s1.c2.example" ] } # two',
