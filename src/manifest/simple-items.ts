@@ -23,7 +23,7 @@
 
 import { type Line, Lines } from './item-lines.js';
 import { oneKeyItem } from './one-key-item.js';
-import { OneLineReader, type Read } from './one-line.js';
+import { exact, OneLineReader, type Read } from './one-line.js';
 import type { PosNode } from './positions.js';
 import { NOT_PLAINLY_A_STRING } from './scalars.js';
 
@@ -95,7 +95,7 @@ class LineReader extends OneLineReader {
     // What follows is less indented (the parent's), or the batch ends.
     const after = this.lines.line;
     if (after !== undefined && after.indent >= indent) return undefined;
-    return { value: values, pos: { line: first.number, column: indent + 1, items } };
+    return { value: exact(values), pos: { line: first.number, column: indent + 1, items: exact(items) } };
   }
 
   /** A block mapping whose keys stand at `column` (0-based), its first key on the current line. */
@@ -134,7 +134,7 @@ class LineReader extends OneLineReader {
     }
     const after = this.lines.line;
     if (after !== undefined && after.indent > column) return undefined;
-    return { value, pos: { line: first.number, column: column + 1, entries } };
+    return { value, pos: { line: first.number, column: column + 1, entries: exact(entries) } };
   }
 
   /** A key's value: a scalar after it on its line, or a block collection on the lines below. */
