@@ -11,7 +11,8 @@
  * the same opening with `---`, quoted strings, one flow mapping per client, the whole manifest as
  * a YAML flow mapping, JSON (indented, compact), a scalar anchor used by some clients, a merge
  * key in every client, DNS records as flow mappings (ten a domain), one client holding every
- * domain, one domain holding a zone of `clients` x 5 records, a manifest of errors, and a
+ * domain, one client of `clients` domains each with a one-record zone written on one line, one
+ * domain holding a zone of `clients` x 5 records, a manifest of errors, and a
  * directory of 20 parts. Then plan (no changes, the simulator seeded with the manifest: its
  * lists are read too) and export --into --check of the block shape, over the manifest's bytes
  * and over all the bytes they read (the manifest's and the panel's lists').
@@ -62,6 +63,12 @@ const SHAPES: Readonly<Record<string, (n: number) => string>> = {
     }),
   'one client with every domain': (n) =>
     lines(n * 2, 'version: 1\nclients:\n  - username: big\n    domains:\n', (i) => `      - d${i}.example\n`),
+  'one client, each domain with a zone on one line': (n) =>
+    lines(
+      n,
+      'version: 1\nclients:\n  - username: big\n    domains:\n',
+      (i) => `      - name: d${i}.example\n        dns:\n          records: [{host: www, type: A, value: 192.0.2.1}]\n`,
+    ),
   'one domain with a zone of N x 5 records': (n) =>
     lines(
       n * 5,
