@@ -53,6 +53,12 @@ export interface SectionItemContext {
   /** The usernames the manifest lists so far (clients share the panel's names with some things). */
   readonly usernames: ReadonlySet<string>;
   readonly locate: SectionLocator;
+  /**
+   * Where the value under `key` of item `index` of the list stands: what `locate([index, key],
+   * false)` gives, without the path's steps where the manifest stage can (asked for each item
+   * read). Absent: ask `locate`.
+   */
+  readonly itemAt?: (index: number, key: string) => SectionPlace;
 }
 
 /** One parent's list as read: the items it gives (in its order, each with where its name stands) and its problems. */

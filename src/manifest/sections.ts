@@ -9,7 +9,8 @@ import type { KindNoun } from '../kinds/common.js';
 import { KINDS, SECTION_KINDS, type SectionKind } from '../kinds/index.js';
 import type { SectionItemContext } from '../kinds/section.js';
 import { type Found, type Locator, locateIn } from './locate.js';
-import type { Desired, Diagnostic } from './types.js';
+import { type PosEntry, type PosNode, PositionMap } from './positions.js';
+import type { Desired, Diagnostic, Location } from './types.js';
 
 /** A parent item's lists, by kind name, as Desired holds them (DesiredClient/DesiredDomain `sections`). */
 export type ReadSections = { readonly [kind: string]: readonly { readonly loc: Diagnostic }[] | undefined };
@@ -72,6 +73,8 @@ export function readSections<N>(
     const list = item[section.key];
     if (list === undefined) continue;
     const listNode = source.step(node, section.key) ?? node;
+    // The positions of a chunked read: an item's value found without the steps (itemValueAt).
+    const positions = source instanceof PositionMap ? (listNode as Found<PosNode>) : undefined;
     const itemContext: SectionItemContext = {
       client: context.client,
       parent: context.parent,
@@ -80,6 +83,9 @@ export function readSections<N>(
       ownerOf: context.ownerOf,
       usernames: context.usernames,
       locate: (path, atKey) => locateIn(source, listNode, path, atKey),
+      itemAt: (index, key) =>
+        (positions === undefined ? undefined : itemValueAt(source.file, positions, index, key)) ??
+        locateIn(source, listNode, [index, key], false),
     };
     const read = section.items(list, itemContext, seens.of(name));
     for (const problem of read.problems) diagnostics.push(problem);
@@ -87,6 +93,29 @@ export function readSections<N>(
     lists[name] = read.items as readonly { readonly loc: Diagnostic }[];
   }
   return lists;
+}
+
+/**
+ * Where the value under `key` of item `index` of the sequence at `list` stands (`[3, 'name']`),
+ * in the positions of a chunked read, when neither the list nor the item is an alias and the key
+ * is the item's own: what locateIn gives for that path, without its steps and their objects
+ * (asked for each item of a section's list); undefined for anything else (the caller asks
+ * locateIn).
+ */
+export function itemValueAt(file: string, list: Found<PosNode>, index: number, key: string): Location | undefined {
+  const { node } = list;
+  if (list.via !== undefined || node.alias !== undefined || node.entries !== undefined) return undefined;
+  const item = node.items?.[index];
+  const entries = item?.entries;
+  // A mapping's own key comes before what its merges bring in (a key found only there: locateIn's).
+  if (entries === undefined) return undefined;
+  for (let i = 0; i < entries.length; i++) {
+    const entry = entries[i] as PosEntry;
+    if (entry.key !== key) continue;
+    const value = entry.value;
+    return value === undefined ? undefined : { file, line: value.line, column: value.column };
+  }
+  return undefined;
 }
 
 /** The keys under `prune` of the sections that have one, and what the manifest says of each. */

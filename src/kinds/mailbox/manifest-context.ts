@@ -65,6 +65,8 @@ export interface MailboxListContext<L extends Place> {
   /** How messages name the client that lists `domain` elsewhere in the manifest; undefined: none does. */
   readonly ownerOf?: (domain: string) => string | undefined;
   readonly locate: MailboxLocator<L>;
+  /** Where the value under `key` of item `index` stands: `locate([index, key], false)`, asked for each item. */
+  readonly itemAt?: ((index: number, key: string) => L) | undefined;
   readonly seen: MailboxSeen<L>;
   /** The domain item says `state: absent`: it has no mailboxes (they go with it). */
   readonly domainAbsent?: boolean;

@@ -135,6 +135,8 @@ function readItem<L extends Place>(
   if (typeof input !== 'string') return undefined;
   const plain = plainDomain && onlyName(item) ? plainAddress(input, ctx.domain) : undefined;
   if (plain !== undefined) {
+    // Where its name stands: asked of itemAt, which finds it without the path's steps where it can.
+    const { itemAt } = ctx;
     const mailbox: ListedMailbox<L> = {
       address: plain,
       local: input,
@@ -142,7 +144,7 @@ function readItem<L extends Place>(
       input,
       state: 'present',
       wants: NO_WANTS,
-      loc: ctx.locate(namePath(index), false),
+      loc: itemAt === undefined ? ctx.locate(namePath(index), false) : itemAt(index, MAILBOX_NAME_KEY),
     };
     const { seen } = ctx;
     // Neither listed before nor any alias listed yet (most items): nameTaken would find nothing.
@@ -153,7 +155,7 @@ function readItem<L extends Place>(
   const places = new ItemPlaces(ctx, problems, index);
   const address = itemAddress(input, index, ctx.domain, places);
   if (address === undefined) return undefined;
-  const loc = ctx.locate(namePath(index), false);
+  const loc = ctx.itemAt === undefined ? ctx.locate(namePath(index), false) : ctx.itemAt(index, MAILBOX_NAME_KEY);
   const state: 'present' | 'absent' = item.state === 'absent' ? 'absent' : 'present';
   if (state === 'absent') {
     const extra = MAILBOX_FIELD_NAMES.filter((key) => Object.hasOwn(item, key));
@@ -188,7 +190,8 @@ function onlyName(item: Readonly<Record<string, unknown>>): boolean {
  */
 function plainAddress(input: string, domain: string): string | undefined {
   if (input.length > LOCAL_MAX || !isPlainLocalPart(input)) return undefined;
-  const address = `${input}@${domain}`;
+  // Joined, not concatenated: a flat string, hashed and compared as one piece (a concatenation is a rope).
+  const address = [input, domain].join('@');
   return address.length <= ADDRESS_MAX ? address : undefined;
 }
 

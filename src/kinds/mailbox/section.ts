@@ -174,6 +174,7 @@ export const MAILBOX_SECTION: KindSection<
       clientDomains: ctx.clientDomains,
       ownerOf: ctx.ownerOf,
       locate: ctx.locate,
+      itemAt: ctx.itemAt,
       seen,
       domainAbsent: ctx.parentAbsent,
     });

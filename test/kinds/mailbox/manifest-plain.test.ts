@@ -33,13 +33,23 @@ const items = fc.oneof(
 );
 const lists = fc.tuple(fc.array(items, { maxLength: 6 }), fc.array(items, { maxLength: 6 }));
 
-/** A place for each path below a list, distinct for each path (line: the item; column: the rest). */
+/** A place for each path below a list (line: the item; column: the path's length, its last key's, atKey). */
 function locator(file: string): (path: readonly (string | number)[], atKey: boolean) => Location {
-  return (path, atKey) => ({ file, line: Number(path[0] ?? 0) + 1, column: path.length * 10 + (atKey ? 1 : 0) });
+  return (path, atKey) => ({
+    file,
+    line: Number(path[0] ?? 0) + 1,
+    column: path.length * 10 + String(path.at(-1) ?? '').length * 100 + (atKey ? 1 : 0),
+  });
 }
 
-/** Both lists read in turn, one `seen` shared: the mailboxes and problems of each. */
-function readBoth(first: readonly object[], second: readonly object[]): unknown {
+/** An item's value located as `locator` locates `[index, key]`, as readSections hands it in (itemAt). */
+function itemAt(file: string): (index: number, key: string) => Location {
+  const locate = locator(file);
+  return (index, key) => locate([index, key], false);
+}
+
+/** Both lists read in turn, one `seen` shared: the mailboxes and problems of each (`itemAt` handed in with `withItemAt`). */
+function readBoth(first: readonly object[], second: readonly object[], withItemAt = false): unknown {
   const seen = mailboxSeen<Location>();
   const clientDomains = new Set(['alice.example', 'shop.example']);
   return [
@@ -51,6 +61,7 @@ function readBoth(first: readonly object[], second: readonly object[]): unknown 
       client: 'client "alice"',
       clientDomains,
       locate: locator(`${domain as string}.yaml`),
+      ...(withItemAt ? { itemAt: itemAt(`${domain as string}.yaml`) } : {}),
       seen,
     }),
   );
@@ -68,6 +79,15 @@ describe('a mailbox item that gives only its name', () => {
         expect(readBoth(first, second)).toEqual(readBoth(spelledOut(first), spelledOut(second)));
       }),
       { numRuns: 400 },
+    );
+  });
+
+  test('is located by itemAt as by the locator, when the stage hands it in', () => {
+    fc.assert(
+      fc.property(lists, ([first, second]) => {
+        expect(readBoth(first, second, true)).toEqual(readBoth(first, second));
+      }),
+      { numRuns: 200 },
     );
   });
 
