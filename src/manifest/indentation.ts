@@ -281,7 +281,9 @@ function content(body: string, indent: number, levels: Level[], number: number):
   if (level.kind === 'seq') {
     level.line = number;
     const rest = body.slice(1).replace(/^ +/, '');
-    if (rest === '' || rest.startsWith('#')) return { what: 'child', indent, kind: 'seq' };
+    // An anchor or tag alone (`- &base`, then the item's mapping on the lines below) is no content.
+    const own = rest.replace(/^(?:[&!][^ ]* *)+/, '');
+    if (own === '' || own.startsWith('#')) return { what: 'child', indent, kind: 'seq' };
     const inner = indent + (body.length - rest.length);
     const kind = kindOf(rest);
     if (kind === undefined) return scalarValue(rest, indent, { kind: 'seq', line: number, key: undefined, indent });
