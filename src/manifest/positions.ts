@@ -271,7 +271,8 @@ export class PositionMap implements Locator<PosNode> {
    * checks take them, so they do not stand beside all that is made of them (issue 30, 7f).
    */
   release(from: Found<PosNode>, index: number): boolean {
-    const items = this.owned && from.node.alias === undefined ? from.node.items : undefined;
+    // Never through an alias or a merge (an owned batch has neither: said here all the same).
+    const items = this.owned && from.node.alias === undefined && from.via === undefined ? from.node.items : undefined;
     if (items === undefined || index >= items.length) return false;
     (items as unknown[])[index] = undefined;
     return true;
