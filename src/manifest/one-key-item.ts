@@ -15,6 +15,9 @@ import type { PosNode } from './positions.js';
  */
 const ONE_KEY_ITEM = /[a-z][a-z0-9_]*: [a-z][a-z0-9._@-]*/y;
 
+/** The key of the last item read (oneKeyItem gives it again for an item of the same key). */
+let lastKey = '';
+
 /**
  * The sequence item whose key starts at `content` of the current line `line` (right after its
  * `- `), when it is one key and its plain string (ONE_KEY_ITEM) with no line of the mapping below
@@ -38,7 +41,11 @@ export function oneKeyItem(
   ONE_KEY_ITEM.lastIndex = content;
   if (!ONE_KEY_ITEM.test(text) || ONE_KEY_ITEM.lastIndex !== line.end) return undefined;
   const colon = text.indexOf(':', content);
-  const key = text.slice(content, colon);
+  // The key as the item before gave it when it is the same (most lists repeat one key): no new string.
+  const key =
+    colon - content === lastKey.length && text.startsWith(lastKey, content)
+      ? lastKey
+      : (lastKey = text.slice(content, colon));
   const scalar = text.slice(colon + 2, line.end);
   if (key === 'null' || key === 'true' || key === 'false' || key.length > maxKey || scalar === 'null') return undefined;
   // The mapping ends with this line: the next is less indented than its key (or there is none).
