@@ -5,6 +5,7 @@
  * test/manifest/one-key-items.test.ts and simple-items.test.ts hold it to `yaml`'s answer.
  */
 import type { Line, Lines } from './item-lines.js';
+import { ownString } from './desired-items.js';
 import type { PosNode } from './positions.js';
 
 /**
@@ -41,11 +42,12 @@ export function oneKeyItem(
   ONE_KEY_ITEM.lastIndex = content;
   if (!ONE_KEY_ITEM.test(text) || ONE_KEY_ITEM.lastIndex !== line.end) return undefined;
   const colon = text.indexOf(':', content);
-  // The key as the item before gave it when it is the same (most lists repeat one key): no new string.
+  // The key as the item before gave it when it is the same (most lists repeat one key): no new
+  // string. Kept as a string of its own: a slice would keep the manifest's text alive.
   const key =
     colon - content === lastKey.length && text.startsWith(lastKey, content)
       ? lastKey
-      : (lastKey = text.slice(content, colon));
+      : (lastKey = ownString(text.slice(content, colon)));
   const scalar = text.slice(colon + 2, line.end);
   if (key === 'null' || key === 'true' || key === 'false' || key.length > maxKey || scalar === 'null') return undefined;
   // The mapping ends with this line: the next is less indented than its key (or there is none).
