@@ -8,31 +8,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, test, vi } from 'vitest';
-import type { ListRead } from '../../src/panel/list-stream.js';
 import { readWholeList } from '../../src/panel/list-whole.js';
-
-const utf8 = (text: string): Uint8Array => new TextEncoder().encode(text);
-
-/** What the whole read gives: JSON.parse of the text, each element through `item` (the first throw kept). */
-function whole(bytes: Uint8Array, item: (value: unknown, index: number) => unknown): ListRead<unknown> {
-  const text = new TextDecoder().decode(bytes);
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return /^[ \t\n\r]*\[/.test(text) ? { kind: 'not-json' } : { kind: 'text', text };
-  }
-  if (!Array.isArray(value)) return { kind: 'text', text };
-  const items: unknown[] = [];
-  for (let index = 0; index < value.length; index++) {
-    try {
-      items.push(item(value[index], index));
-    } catch (thrown) {
-      return { kind: 'items', items: [], count: value.length, error: { thrown } };
-    }
-  }
-  return { kind: 'items', items, count: value.length, error: undefined };
-}
+import { oneEdit, utf8, wholeList as whole } from '../helpers/list-reference.js';
 
 /** Strings that look like the cuts: `},{` and its parts, quotes and escapes. */
 const tricky = fc.oneof(
@@ -69,17 +46,7 @@ const compact = fc
 const pieceChars = fc.nat({ max: 40 });
 
 /** The same with one edit: a character put in or taken out anywhere. */
-const edited = fc
-  .tuple(
-    compact,
-    fc.nat(),
-    fc.constantFrom('', '"', '\\', ',', '[', ']', '{', '}', ' ', ':', '},{', 'x', '1', '\uFEFF'),
-    fc.nat({ max: 2 }),
-  )
-  .map(([text, at, insert, remove]) => {
-    const i = at % (text.length + 1);
-    return text.slice(0, i) + insert + text.slice(i + remove);
-  });
+const edited = oneEdit(compact, ['', '"', '\\', ',', '[', ']', '{', '}', ' ', ':', '},{', 'x', '1', '\uFEFF']);
 
 describe('a list read a piece at a time, as JSON.parse of the whole reads it', () => {
   test('arrays of objects whose strings hold the cut', () => {

@@ -11,6 +11,7 @@ import { describe, expect, test } from 'vitest';
 import { readListAnswer } from '../../src/panel/body.js';
 import { ListScanner, type ListRead } from '../../src/panel/list-stream.js';
 import { readWholeList } from '../../src/panel/list-whole.js';
+import { oneEdit, utf8, wholeList as whole } from '../helpers/list-reference.js';
 
 /** The scanner's reading of `bytes` cut at `cuts` (offsets), each element through `item`. */
 function scan(
@@ -28,21 +29,6 @@ function scan(
   return scanner.end();
 }
 
-/** What reading the whole body gives: the array, or "not JSON", or (not an array) the text. */
-function whole(bytes: Uint8Array): ListRead<unknown> {
-  const text = new TextDecoder().decode(bytes);
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return /^[ \t\n\r]*\[/.test(text) ? { kind: 'not-json' } : { kind: 'text', text };
-  }
-  return Array.isArray(value)
-    ? { kind: 'items', items: value, count: value.length, error: undefined }
-    : { kind: 'text', text };
-}
-
-const utf8 = (text: string): Uint8Array => new TextEncoder().encode(text);
 const cuts = (length: number): fc.Arbitrary<number[]> =>
   fc.array(fc.nat({ max: Math.max(0, length) }), { maxLength: 12 });
 
@@ -54,17 +40,7 @@ const arrays = fc
     fc.constantFrom('', ' ', '\n', '\t', '\r\n'),
   )
   .map(([items, indent, pad]) => pad + JSON.stringify(items, null, indent) + pad);
-const edited = fc
-  .tuple(
-    arrays,
-    fc.nat(),
-    fc.constantFrom('', '"', '\\', ',', '[', ']', '{', '}', ' ', ':', 'x', '\uFEFF', '\u00e9', '1'),
-    fc.nat({ max: 2 }),
-  )
-  .map(([text, at, insert, remove]) => {
-    const i = at % (text.length + 1);
-    return text.slice(0, i) + insert + text.slice(i + remove);
-  });
+const edited = oneEdit(arrays, ['', '"', '\\', ',', '[', ']', '{', '}', ' ', ':', 'x', '\uFEFF', '\u00e9', '1']);
 
 describe('the list scanner agrees with JSON.parse of the whole body', () => {
   test('on arrays of any JSON, cut anywhere', () => {

@@ -20,6 +20,7 @@ import type { Live } from '../../src/panel/types.js';
 import { SECTION_KINDS } from '../../src/kinds/index.js';
 import { MAILBOX_SECTION } from '../../src/kinds/mailbox/section.js';
 import type { LiveMailbox } from '../../src/kinds/mailbox/index.js';
+import { liveMailbox } from '../kinds/mailbox/live.js';
 import { DATABASE_SECTION } from '../../src/kinds/database/section.js';
 import type { LiveDatabase } from '../../src/kinds/database/index.js';
 import { FTP_USER_SECTION } from '../../src/kinds/ftp-user/section.js';
@@ -48,18 +49,7 @@ function manifest(text: string): Desired {
 }
 
 function mailbox(id: number, address: string): LiveMailbox {
-  return {
-    id,
-    idUser: undefined,
-    address,
-    unicode: address,
-    description: '',
-    maxSize: 0,
-    catchAll: false,
-    storeForwardedEmails: false,
-    aliases: [],
-    forwardings: [],
-  };
+  return liveMailbox(id, address, { idUser: undefined });
 }
 
 function database(id: number, name: string, idUser: number): LiveDatabase {
