@@ -135,8 +135,6 @@ function readItem<L extends Place>(
   if (typeof input !== 'string') return undefined;
   const plain = plainDomain && onlyName(item) ? plainAddress(input, ctx.domain) : undefined;
   if (plain !== undefined) {
-    // Where its name stands: asked of itemAt, which finds it without the path's steps where it can.
-    const { itemAt } = ctx;
     const mailbox: ListedMailbox<L> = {
       address: plain,
       local: input,
@@ -144,7 +142,7 @@ function readItem<L extends Place>(
       input,
       state: 'present',
       wants: NO_WANTS,
-      loc: itemAt === undefined ? ctx.locate(namePath(index), false) : itemAt(index, MAILBOX_NAME_KEY),
+      loc: nameAt(ctx, index),
     };
     const { seen } = ctx;
     // Neither listed before nor any alias listed yet (most items): nameTaken would find nothing.
@@ -155,7 +153,7 @@ function readItem<L extends Place>(
   const places = new ItemPlaces(ctx, problems, index);
   const address = itemAddress(input, index, ctx.domain, places);
   if (address === undefined) return undefined;
-  const loc = ctx.itemAt === undefined ? ctx.locate(namePath(index), false) : ctx.itemAt(index, MAILBOX_NAME_KEY);
+  const loc = nameAt(ctx, index);
   const state: 'present' | 'absent' = item.state === 'absent' ? 'absent' : 'present';
   if (state === 'absent') {
     const extra = MAILBOX_FIELD_NAMES.filter((key) => Object.hasOwn(item, key));
@@ -175,6 +173,11 @@ function readItem<L extends Place>(
   const mailbox = { address: address.address, local: address.local, domain: address.domain, input, state, wants, loc };
   ctx.seen.names.set(address.address, mailbox);
   return mailbox;
+}
+
+/** Where item `index`'s name stands: asked of itemAt, which finds it without the path's steps where it can. */
+function nameAt<L extends Place>(ctx: MailboxListContext<L>, index: number): L {
+  return ctx.itemAt === undefined ? ctx.locate(namePath(index), false) : ctx.itemAt(index, MAILBOX_NAME_KEY);
 }
 
 /** Whether an item gives its name and no other key. */
