@@ -22,7 +22,8 @@ export class Lines {
   constructor(
     private readonly text: string,
     start: number,
-    private readonly end: number,
+    /** Where the lines end (an offset in the text). */
+    readonly end: number,
     firstLine: number,
   ) {
     this.at = start;

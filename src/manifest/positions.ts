@@ -23,6 +23,11 @@ export interface PosNode {
   readonly alias?: PosNode;
   /** A mapping's merge sources (`<<: *a`, `<<: [*a, *b]`), in document order. */
   readonly merges?: readonly PosNode[];
+  /**
+   * Its nodes, itself included, for a node whose entries are read again when asked
+   * (simple-items.ts): `nodesIn` counts it without keeping them.
+   */
+  readonly nodes?: number;
 }
 
 export interface PosEntry {
@@ -99,13 +104,7 @@ export class Reading {
 
   /** Nodes of a part read without yaml (simple-items.ts): counted only when the text may hold an alias. */
   count(pos: PosNode): void {
-    let n = 1;
-    for (const entry of pos.entries ?? []) {
-      n++;
-      if (entry.value !== undefined) this.count(entry.value);
-    }
-    for (const item of pos.items ?? []) this.count(item);
-    this.nodes += n;
+    this.nodes += nodesIn(pos);
   }
 
   private node(node: Node, place: Place, text: string): PosNode | undefined {
@@ -197,6 +196,18 @@ export class Reading {
     }
     return true;
   }
+}
+
+/** The nodes of `pos` and under it, as `yaml`'s are counted for the alias guard (Reading). */
+export function nodesIn(pos: PosNode): number {
+  if (pos.nodes !== undefined) return pos.nodes;
+  let n = 1;
+  for (const entry of pos.entries ?? []) {
+    n++;
+    if (entry.value !== undefined) n += nodesIn(entry.value);
+  }
+  for (const item of pos.items ?? []) n += nodesIn(item);
+  return n;
 }
 
 /** A line break, then what reads as a list item (`- `) after the indentation. */

@@ -24,7 +24,7 @@
 import { type Line, Lines } from './item-lines.js';
 import { oneKeyItem } from './one-key-item.js';
 import { exact, OneLineReader, type Read } from './one-line.js';
-import type { PosNode } from './positions.js';
+import { nodesIn, type PosEntry, type PosNode } from './positions.js';
 import { NOT_PLAINLY_A_STRING } from './scalars.js';
 
 /** Longer keys are left to yaml, which refuses implicit keys over 1,024 characters. */
@@ -32,6 +32,13 @@ const MAX_KEY = 1000;
 
 /** Collections nested deeper than this are left to yaml (a manifest nests four deep). */
 const MAX_DEPTH = 32;
+
+/**
+ * The items of a block sequence inside an item (a client's domains, a zone's records, a domain's
+ * mailboxes) whose positions are kept as read; a block mapping past them keeps its place and
+ * reads its entries again when asked (BlockItemPos).
+ */
+const KEPT_ITEMS = 16;
 
 /**
  * The client items of `text` from `start` (the start of an item's line) to `end`, whose first
@@ -83,19 +90,31 @@ class LineReader extends OneLineReader {
       if (this.text.charCodeAt(dash) !== 45 || this.text.charCodeAt(dash + 1) !== 32) return undefined;
       let content = dash + 2;
       while (content < line.end && this.text.charCodeAt(content) === 32) content++;
-      const item =
-        (content === dash + 2 && this.depth < MAX_DEPTH
+      const oneKey =
+        content === dash + 2 && this.depth < MAX_DEPTH
           ? oneKeyItem(this.text, this.lines, content, line, MAX_KEY)
-          : undefined) ??
-        (this.startsKey(content, line.end) ? this.mapping(content - line.start) : this.scalarLine(content));
+          : undefined;
+      const block = oneKey !== undefined || this.startsKey(content, line.end);
+      const item = oneKey ?? (block ? this.mapping(content - line.start) : this.scalarLine(content));
       if (item === undefined) return undefined;
       values.push(item.value);
-      items.push(item.pos);
+      // Past the first few items of a list inside an item, a block mapping's positions are read
+      // again when asked: one client of 60,000 domains is one batch.
+      items.push(
+        block && this.depth > 1 && items.length >= KEPT_ITEMS
+          ? new BlockItemPos(this.text, line, this.lines.end, item.pos.column)
+          : item.pos,
+      );
     }
     // What follows is less indented (the parent's), or the batch ends.
     const after = this.lines.line;
     if (after !== undefined && after.indent >= indent) return undefined;
     return { value: exact(values), pos: { line: first.number, column: indent + 1, items: exact(items) } };
+  }
+
+  /** A sequence item's block mapping (BlockItemPos), its first key at `column` of the current line. */
+  mappingItem(column: number): Read | undefined {
+    return this.mapping(column);
   }
 
   /** A block mapping whose keys stand at `column` (0-based), its first key on the current line. */
@@ -177,5 +196,53 @@ class LineReader extends OneLineReader {
       : c === 34 || c === 39
         ? this.quotedAlone(from, line)
         : this.scalar(from, line);
+  }
+}
+
+/**
+ * Where a block mapping that is a sequence's item stands (`- name: a.example` and the lines of
+ * its keys below); its entries' positions are read again from its lines when first asked, then
+ * kept while it is (issue 30, 7f). A batch's positions are all live once it is read, and a
+ * domain item's are about fourteen objects and four lists, 960 bytes for a 100-byte item; this
+ * is one object, and the builder lets it go once taken (PositionMap.release).
+ */
+class BlockItemPos implements PosNode {
+  readonly line: number;
+  readonly #text: string;
+  /** Where its line starts, and where the batch it was read in ends. */
+  readonly #start: number;
+  readonly #end: number;
+  #entries: readonly PosEntry[] | undefined;
+
+  constructor(
+    text: string,
+    line: Line,
+    end: number,
+    readonly column: number,
+  ) {
+    this.line = line.number;
+    this.#text = text;
+    this.#start = line.start;
+    this.#end = end;
+  }
+
+  get entries(): readonly PosEntry[] {
+    this.#entries ??= this.read().entries;
+    return this.#entries;
+  }
+
+  /** Counted without keeping what is read (Reading.count, for a text that may hold an alias). */
+  get nodes(): number {
+    return nodesIn(
+      this.#entries === undefined ? this.read() : { line: this.line, column: this.column, entries: this.#entries },
+    );
+  }
+
+  /** Its positions, read again: the same lines read the same way (they were read once already). */
+  private read(): PosNode & { readonly entries: readonly PosEntry[] } {
+    const lines = new Lines(this.#text, this.#start, this.#end, this.line - 1);
+    const pos = new LineReader(this.#text, lines).mappingItem(this.column - 1)?.pos;
+    if (pos?.entries === undefined) throw new Error(`the item at line ${this.line} did not read again`);
+    return pos as PosNode & { readonly entries: readonly PosEntry[] };
   }
 }
