@@ -1,7 +1,7 @@
 import { isMap, isScalar, isSeq, LineCounter, parseDocument } from 'yaml';
 import type { Document } from 'yaml';
 import type { Found, Locator } from './locate.js';
-import { aliasLimit, type PosNode, PositionMap, Reading } from './positions.js';
+import { aliasLimit, type MergeSource, type PosNode, PositionMap, Reading } from './positions.js';
 import { readSimpleItems } from './simple-items.js';
 import { isRecord } from '../util.js';
 
@@ -229,8 +229,9 @@ function* readBatches(
 ): Generator<ItemBatch | undefined> {
   // Without a `*` the text holds no alias: nothing to count for the guard.
   const mayAlias = text.includes('*');
+  const mergeSource = (name: string): MergeSource | undefined => reading.mergeSource(name);
   for (const [start, end, firstLine] of batches) {
-    const simple = readSimpleItems(text, start, end, firstLine);
+    const simple = readSimpleItems(text, start, end, firstLine, mayAlias ? mergeSource : undefined);
     if (simple !== undefined && mayAlias) reading.count(simple.seq);
     const read = simple ?? readItemsWithYaml(text, start, end, firstLine, reading);
     // Aliases that expand past the guard: the whole read says so.
@@ -241,7 +242,8 @@ function* readBatches(
     yield {
       clients: read.clients,
       nodes: read.seq.items?.map((node) => ({ node, via: undefined })) ?? [],
-      // What the fast read makes is its own (it gives up on anchors and aliases); yaml's may be shared.
+      // What the fast read makes is its own (it gives up on anchors and aliases, and a merge adds
+      // scalars and its alias's positions, which release refuses to go through); yaml's may be shared.
       source: new PositionMap(file, text, read.seq, simple !== undefined),
     };
   }

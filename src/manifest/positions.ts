@@ -22,7 +22,7 @@ export interface PosNode {
   /** An alias (`*name`, at this position): the node its anchor stands on. */
   readonly alias?: PosNode;
   /** A mapping's merge sources (`<<: *a`, `<<: [*a, *b]`), in document order. */
-  readonly merges?: readonly PosNode[];
+  readonly merges?: readonly PosNode[] | undefined;
   /**
    * Its nodes, itself included, for a node whose entries are read again when asked
    * (simple-items.ts): `nodesIn` counts it without keeping them.
@@ -56,6 +56,35 @@ interface Anchored {
   pos: PosNode | undefined;
   /** Its nodes, aliases expanded. */
   size: number;
+  /** What a merge of it in a part read without yaml merges (null: none; undefined: not asked yet). */
+  merge?: MergeSource | null;
+}
+
+/** A merge key's source, as a part read without yaml merges it (Reading.mergeSource). */
+export interface MergeSource {
+  /** The anchored mapping's positions. */
+  readonly pos: PosNode;
+  /** Its keys and values, in order: what yaml's merge adds for each key the mapping lacks. */
+  readonly data: readonly (readonly [string, unknown])[];
+}
+
+/** A key a merge adds to a part read without yaml: a plain name (no `__proto__`). */
+const MERGED_KEY = /^[A-Za-z][A-Za-z0-9_-]*$/;
+
+/** The source of a merge of `anchored` that a part read without yaml can merge, or undefined. */
+function mergeSourceOf(anchored: Anchored): MergeSource | undefined {
+  const { node, pos } = anchored;
+  if (pos?.entries === undefined || pos.merges !== undefined || pos.alias !== undefined || !isMap(node))
+    return undefined;
+  const data: (readonly [string, unknown])[] = [];
+  for (const pair of node.items) {
+    const { key, value } = pair;
+    if (!isScalar(key) || typeof key.value !== 'string' || !MERGED_KEY.test(key.value)) return undefined;
+    const js: unknown = value === null ? null : isScalar(value) ? value.toJSON() : undefined;
+    if (js === undefined || (typeof js === 'object' && js !== null)) return undefined;
+    data.push([key.value, js]);
+  }
+  return data.length === pos.entries.length ? { pos, data } : undefined;
 }
 
 /**
@@ -100,6 +129,20 @@ export class Reading {
     // to it) holds aliases of its own part. Each part's Document dies with the read.
     for (const [alias, target] of this.aliases) resolveOnlyTo(alias, target);
     return doc.toJS({ maxAliasCount: -1 });
+  }
+
+  /**
+   * What a merge key `<<: *name` in a part read without yaml (simple-items.ts) merges: the
+   * positions and the data of the last anchor of that name read so far, when it is a mapping of
+   * plain names to scalars with no alias or merge of its own (`x-defaults: &d` with `plan: Basic`);
+   * undefined for any other (the part goes through yaml). Marks the read as aliased (the guard).
+   */
+  mergeSource(name: string): MergeSource | undefined {
+    const anchored = this.anchors.get(name);
+    if (anchored === undefined) return undefined;
+    if (anchored.merge === undefined) anchored.merge = mergeSourceOf(anchored) ?? null;
+    if (anchored.merge !== null) this.aliased = true;
+    return anchored.merge ?? undefined;
   }
 
   /** Nodes of a part read without yaml (simple-items.ts): counted only when the text may hold an alias. */
@@ -201,7 +244,10 @@ export class Reading {
 /** The nodes of `pos` and under it, as `yaml`'s are counted for the alias guard (Reading). */
 export function nodesIn(pos: PosNode): number {
   if (pos.nodes !== undefined) return pos.nodes;
+  // An alias counts what it stands for; a merge key, itself and its source.
+  if (pos.alias !== undefined) return nodesIn(pos.alias);
   let n = 1;
+  for (const source of pos.merges ?? []) n += 1 + nodesIn(source);
   for (const entry of pos.entries ?? []) {
     n++;
     if (entry.value !== undefined) n += nodesIn(entry.value);

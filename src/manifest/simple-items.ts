@@ -12,7 +12,8 @@
  * scalar, a quoted one with an escape (a backslash), a flow collection other than a sequence
  * of scalars or a mapping of plain names to scalars or sequences of them on one line
  * (`domains: [a.example, b.example]`, `- {host: www, type: A, value: 192.0.2.1}`, `-
- * {username: a, domains: [a.example]}`), an anchor, alias or tag, an empty value, a key that is
+ * {username: a, domains: [a.example]}`), an anchor, alias (a merge key's `<<: *defaults` apart, when
+ * its anchor is a mapping of scalars: Reading.mergeSource) or tag, an empty value, a key that is
  * not a plain name, the same key twice, a sequence at its key's own indentation, a plain
  * scalar that is not plainly a string (whatever YAML's core schema could read as a null, a
  * number other than a plain decimal integer, or a boolean other than `true` and `false`), or with a character `yaml` might
@@ -24,7 +25,7 @@
 import { type Line, Lines } from './item-lines.js';
 import { oneKeyItem } from './one-key-item.js';
 import { exact, OneLineReader, type Read } from './one-line.js';
-import { nodesIn, type PosEntry, type PosNode } from './positions.js';
+import { type MergeSource, nodesIn, type PosEntry, type PosNode } from './positions.js';
 import { NOT_PLAINLY_A_STRING } from './scalars.js';
 
 /** Longer keys are left to yaml, which refuses implicit keys over 1,024 characters. */
@@ -50,15 +51,38 @@ export function readSimpleItems(
   start: number,
   end: number,
   firstLine: number,
+  mergeSource?: MergeOf,
 ): { readonly clients: unknown[]; readonly seq: PosNode } | undefined {
   const lines = new Lines(text, start, end, firstLine);
   const first = lines.line;
   if (first === undefined) return undefined;
-  const reader = new LineReader(text, lines);
+  const reader = new LineReader({ text, end, merge: mergeSource && remembered(mergeSource) }, lines);
   const seq = reader.sequence(first.indent);
   if (seq === undefined || lines.line !== undefined || !Array.isArray(seq.value)) return undefined;
   return { clients: seq.value, seq: seq.pos };
 }
+
+/** What a merge key's alias stands for (Reading.mergeSource); undefined: yaml's to read. */
+type MergeOf = (name: string) => MergeSource | undefined;
+
+/** A batch's text, where it ends, and what its merge keys' aliases stand for. */
+interface Batch {
+  readonly text: string;
+  readonly end: number;
+  readonly merge: MergeOf | undefined;
+}
+
+/** `merge`, each name asked once: an item read again (BlockItemPos) merges what its first read merged. */
+function remembered(merge: MergeOf): MergeOf {
+  const sources = new Map<string, MergeSource | undefined>();
+  return (name) => {
+    if (!sources.has(name)) sources.set(name, merge(name));
+    return sources.get(name);
+  };
+}
+
+/** A merge key and its alias on one line (`<<: *defaults`), perhaps a comment after it. */
+const MERGE_LINE = /<<: +\*([A-Za-z0-9_-]+)(?: *| +#.*)$/y;
 
 /** The block collections of the lines, their one-line parts read by OneLineReader. */
 class LineReader extends OneLineReader {
@@ -66,10 +90,10 @@ class LineReader extends OneLineReader {
   private depth = 0;
 
   constructor(
-    text: string,
+    private readonly batch: Batch,
     private readonly lines: Lines,
   ) {
-    super(text);
+    super(batch.text);
   }
 
   /** A block sequence whose dashes stand at `indent`, from the current line. */
@@ -94,7 +118,7 @@ class LineReader extends OneLineReader {
         content === dash + 2 && this.depth < MAX_DEPTH
           ? oneKeyItem(this.text, this.lines, content, line, MAX_KEY)
           : undefined;
-      const block = oneKey !== undefined || this.startsKey(content, line.end);
+      const block = oneKey !== undefined || this.startsEntry(content, line.end);
       const item = oneKey ?? (block ? this.mapping(content - line.start) : this.scalarLine(content));
       if (item === undefined) return undefined;
       values.push(item.value);
@@ -102,7 +126,7 @@ class LineReader extends OneLineReader {
       // again when asked: one client of 60,000 domains is one batch.
       items.push(
         block && this.depth > 1 && items.length >= KEPT_ITEMS
-          ? new BlockItemPos(this.text, line, this.lines.end, item.pos.column)
+          ? new BlockItemPos(this.batch, line, item.pos.column)
           : item.pos,
       );
     }
@@ -110,6 +134,11 @@ class LineReader extends OneLineReader {
     const after = this.lines.line;
     if (after !== undefined && after.indent >= indent) return undefined;
     return { value: exact(values), pos: { line: first.number, column: indent + 1, items: exact(items) } };
+  }
+
+  /** Whether a block mapping's first key starts at `from`: a plain name, or a merge key (`<<: *defaults`). */
+  private startsEntry(from: number, end: number): boolean {
+    return this.startsKey(from, end) || (this.batch.merge !== undefined && this.text.startsWith('<<: ', from));
   }
 
   /** A sequence item's block mapping (BlockItemPos), its first key at `column` of the current line. */
@@ -128,22 +157,29 @@ class LineReader extends OneLineReader {
   private mappingAt(column: number): Read | undefined {
     const value: Record<string, unknown> = {};
     const entries: { key: string; line: number; column: number; value: PosNode }[] = [];
+    /** Its merge (`<<: *defaults`): one at most, an alias of a mapping of scalars. */
+    let merge: PosNode | undefined;
     const first = this.lines.line;
     if (first === undefined) return undefined;
     for (let line: Line | undefined = first; line !== undefined; line = this.lines.line) {
       if (line !== first && line.indent !== column) break;
       const keyStart = line.start + column;
       const after = this.keyEnd(keyStart, line.end);
-      if (after === -1) return undefined;
+      if (after === -1) {
+        if (merge !== undefined) return undefined;
+        merge = this.merge(keyStart, line, column, value);
+        if (merge === undefined) return undefined;
+        continue;
+      }
       const key = this.text.slice(keyStart, after - 1);
       // A key YAML reads as a boolean or a null, a long one (yaml refuses keys over 1,024
-      // characters), or one given twice: yaml's to read.
+      // characters), or one given twice (a merged key may be given again): yaml's to read.
       if (
         key === 'true' ||
         key === 'false' ||
         NOT_PLAINLY_A_STRING.test(key) ||
         key.length > MAX_KEY ||
-        Object.hasOwn(value, key)
+        (merge === undefined ? Object.hasOwn(value, key) : entries.some((e) => e.key === key))
       )
         return undefined;
       const entry = this.value(after, line, column);
@@ -153,7 +189,27 @@ class LineReader extends OneLineReader {
     }
     const after = this.lines.line;
     if (after !== undefined && after.indent > column) return undefined;
-    return { value, pos: { line: first.number, column: column + 1, entries: exact(entries) } };
+    const pos = { line: first.number, column: column + 1, entries: exact(entries) };
+    return { value, pos: merge === undefined ? pos : { ...pos, merges: [merge] } };
+  }
+
+  /**
+   * A merge key at `keyStart` of `line` (`<<: *defaults`, the mapping's keys at `keyColumn`): the
+   * anchored mapping's keys that `value` lacks are added to it, in their order, as yaml merges
+   * them; its alias's position (undefined: not a merge this read takes, yaml's to read).
+   */
+  private merge(keyStart: number, line: Line, keyColumn: number, value: Record<string, unknown>): PosNode | undefined {
+    MERGE_LINE.lastIndex = keyStart;
+    const match = this.batch.merge === undefined ? null : MERGE_LINE.exec(this.text.slice(0, line.end));
+    const name = match?.[1];
+    const source = name === undefined ? undefined : this.batch.merge?.(name);
+    if (source === undefined) return undefined;
+    this.lines.next();
+    const next = this.lines.line;
+    // A more indented line after it would go on the alias (an error): yaml's to read.
+    if (next !== undefined && next.indent > keyColumn) return undefined;
+    for (const [key, merged] of source.data) if (!Object.hasOwn(value, key)) value[key] = merged;
+    return { line: line.number, column: this.text.indexOf('*', keyStart) - line.start + 1, alias: source.pos };
   }
 
   /** A key's value: a scalar after it on its line, or a block collection on the lines below. */
@@ -182,7 +238,7 @@ class LineReader extends OneLineReader {
     const content = next.start + next.indent;
     if (this.text.charCodeAt(content) === 45 && this.text.charCodeAt(content + 1) === 32)
       return this.sequence(next.indent);
-    return this.startsKey(content, next.end) ? this.mapping(next.indent) : undefined;
+    return this.startsEntry(content, next.end) ? this.mapping(next.indent) : undefined;
   }
 
   /** A sequence item that is a scalar: the rest of the current line. */
@@ -206,43 +262,47 @@ class LineReader extends OneLineReader {
  * domain item's are about fourteen objects and four lists, 960 bytes for a 100-byte item; this
  * is one object, and the builder lets it go once taken (PositionMap.release).
  */
+/** A block mapping's positions, as BlockItemPos reads them again. */
+type ReadAgain = PosNode & { readonly entries: readonly PosEntry[] };
+
 class BlockItemPos implements PosNode {
   readonly line: number;
-  readonly #text: string;
-  /** Where its line starts, and where the batch it was read in ends. */
+  readonly #batch: Batch;
+  /** Where its line starts. */
   readonly #start: number;
-  readonly #end: number;
-  #entries: readonly PosEntry[] | undefined;
+  #read: ReadAgain | undefined;
 
   constructor(
-    text: string,
+    batch: Batch,
     line: Line,
-    end: number,
     readonly column: number,
   ) {
     this.line = line.number;
-    this.#text = text;
+    this.#batch = batch;
     this.#start = line.start;
-    this.#end = end;
   }
 
   get entries(): readonly PosEntry[] {
-    this.#entries ??= this.read().entries;
-    return this.#entries;
+    this.#read ??= this.readAgain();
+    return this.#read.entries;
+  }
+
+  get merges(): readonly PosNode[] | undefined {
+    this.#read ??= this.readAgain();
+    return this.#read.merges;
   }
 
   /** Counted without keeping what is read (Reading.count, for a text that may hold an alias). */
   get nodes(): number {
-    return nodesIn(
-      this.#entries === undefined ? this.read() : { line: this.line, column: this.column, entries: this.#entries },
-    );
+    return nodesIn(this.#read ?? this.readAgain());
   }
 
   /** Its positions, read again: the same lines read the same way (they were read once already). */
-  private read(): PosNode & { readonly entries: readonly PosEntry[] } {
-    const lines = new Lines(this.#text, this.#start, this.#end, this.line - 1);
-    const pos = new LineReader(this.#text, lines).mappingItem(this.column - 1)?.pos;
+  private readAgain(): ReadAgain {
+    const { text, end } = this.#batch;
+    const lines = new Lines(text, this.#start, end, this.line - 1);
+    const pos = new LineReader(this.#batch, lines).mappingItem(this.column - 1)?.pos;
     if (pos?.entries === undefined) throw new Error(`the item at line ${this.line} did not read again`);
-    return pos as PosNode & { readonly entries: readonly PosEntry[] };
+    return pos as ReadAgain;
   }
 }
