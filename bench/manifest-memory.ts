@@ -18,6 +18,8 @@
  * and over all the bytes they read (the manifest's and the panel's lists').
  *
  *   npm run build && node --import tsx bench/manifest-memory.ts [--clients 20000] [--runs 1]
+ *
+ * `BENCH_SHAPE=zone` measures only the shapes whose name holds that text (and not plan or export).
  */
 import { mkdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -128,7 +130,9 @@ export async function measureManifestMemory(clients: number, runs: number, dir: 
   const idle = median(Array.from({ length: runs }, () => peakRss(['-e', '0'])));
   const startup = median(Array.from({ length: runs }, () => peakRss([BIN, 'validate', empty])));
   log(`  manifest memory: ${count(clients)} clients a shape; start-up ${startup.toFixed(0)} MB`);
+  const only = process.env.BENCH_SHAPE;
   for (const [shape, text] of Object.entries(SHAPES)) {
+    if (only !== undefined && !shape.includes(only)) continue;
     const file = join(dir, `shape-${Object.keys(SHAPES).indexOf(shape)}.yaml`);
     await writeFile(file, text(clients));
     const { size } = await stat(file);
@@ -137,7 +141,7 @@ export async function measureManifestMemory(clients: number, runs: number, dir: 
     const validate = (): number => peakRss([BIN, 'validate', file, '--max-manifest-mb', '500'], {}, codes);
     figures.push(perByte(`validate, ${shape}`, size, runs, validate, startup, read, idle));
   }
-  figures.push(...(await partsAndCommands(clients, runs, dir, { idle, startup, empty })));
+  if (only === undefined) figures.push(...(await partsAndCommands(clients, runs, dir, { idle, startup, empty })));
   return figures;
 }
 
