@@ -12,7 +12,8 @@
  * a YAML flow mapping, JSON (indented, compact), a scalar anchor used by some clients, a merge
  * key in every client, DNS records as flow mappings (ten a domain), one client holding every
  * domain, one client of `clients` domains each with a one-record zone written on one line, one
- * domain holding a zone of `clients` x 5 records, a manifest of errors, and a
+ * domain holding a zone of `clients` x 5 records (A records; CNAMEs, whose values are long enough
+ * to be slices of the text), a manifest of errors, and a
  * directory of 20 parts. Then plan (no changes, the simulator seeded with the manifest: its
  * lists are read too) and export --into --check of the block shape, over the manifest's bytes
  * and over all the bytes they read (the manifest's and the panel's lists').
@@ -76,6 +77,12 @@ const SHAPES: Readonly<Record<string, (n: number) => string>> = {
       n * 5,
       'version: 1\nclients:\n  - username: big\n    domains:\n      - name: big.example\n        dns:\n          records:\n',
       (r) => `            - {host: h${r}, type: A, value: 192.0.2.${(r % 250) + 1}}\n`,
+    ),
+  'one domain with a zone of N x 5 CNAMEs': (n) =>
+    lines(
+      n * 5,
+      'version: 1\nclients:\n  - username: big\n    domains:\n      - name: big.example\n        dns:\n          records:\n',
+      (r) => `            - {host: h${r}, type: CNAME, value: h${r}.cdn.example.net.}\n`,
     ),
   'errors in every client': (n) =>
     lines(n, 'version: 1\nclients:\n', (i) => `  - username: ${u(i)}\n    email: not-an-email-${i}\n`),

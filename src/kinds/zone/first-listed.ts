@@ -1,55 +1,73 @@
 /**
- * The records of a zone block seen so far, by identity (recordKey: host, type and value), for
- * the check that each is listed once (manifest.ts). A Map keyed by each record's key held a string
- * and an entry a record: 34 MB at once for a zone of 300,000 records read from 17 MB (issue 30,
- * 7f: memory within about ten times the bytes read). Here it is one Int32Array of twice as many
- * slots as records, each the place of a record noted (plus one; 0 for an empty slot), found by
- * a hash of the record's key (FNV-1a) and checked against the record itself: host, type and value
- * equal. The key is equal exactly then, for the records itemZone notes: a host and a type it
- * keeps hold no "\0" (values.ts: HOST and checkValue). Pure.
+ * The records of a zone block seen so far, by a key (their identity: host, type and value; or
+ * their host), for the checks of manifest.ts: each record listed once, each CNAME alone at its
+ * host. A Map keyed by each record's key held a string and an entry a record, and a list of the
+ * first two records of each host another object a host: 34 and 31 MB at once for a zone of
+ * 300,000 records read from 17 MB (issue 30, 7f: memory within about ten times the bytes read).
+ * Here it is one Int32Array of at least twice as many slots as records, each the place of a
+ * record noted (plus one; 0 for an empty slot), found by a hash of its key (FNV-1a) and checked
+ * against the record itself. Pure.
  */
 import type { DnsRecord } from './record.js';
 
+/** How records are told apart: a hash of the key, and whether two have the same key. */
+export interface RecordKey {
+  hash(record: DnsRecord): number;
+  same(a: DnsRecord, b: DnsRecord): boolean;
+}
+
+/**
+ * A record's identity: recordKey's (host, type and value), the hash of the key's text. Host, type
+ * and value equal exactly when the keys are, for the records itemZone keeps: their hosts and
+ * types hold no "\0" (values.ts: HOST and checkValue).
+ */
+export const IDENTITY: RecordKey = {
+  hash: (r) => {
+    let hash = Math.imul(mix(0x811c9dc5, r.host), 0x01000193); // then "\0": hash ^ 0
+    hash = Math.imul(mix(hash, r.type), 0x01000193);
+    return mix(hash, r.value);
+  },
+  same: (a, b) => a.host === b.host && a.type === b.type && a.value === b.value,
+};
+
+/** A record's host. */
+export const HOST: RecordKey = {
+  hash: (r) => mix(0x811c9dc5, r.host),
+  same: (a, b) => a.host === b.host,
+};
+
 export class FirstListed {
   readonly #records: readonly DnsRecord[];
+  readonly #key: RecordKey;
   readonly #slots: Int32Array;
   readonly #mask: number;
 
-  /** Room for `count` records of `records`, which `note` finds by their place in it. */
-  constructor(records: readonly DnsRecord[], count: number) {
+  /** Room for `count` records of `records`, found by their place in it, told apart by `key`. */
+  constructor(records: readonly DnsRecord[], count: number, key: RecordKey) {
     let size = 8;
     while (size < 2 * count) size *= 2;
     this.#records = records;
+    this.#key = key;
     this.#slots = new Int32Array(size);
     this.#mask = size - 1;
   }
 
   /**
-   * The place (in the records) of a record noted before with the identity of `record`; else -1,
-   * and `record` noted as standing at `place` (where it must stay while this set is used).
+   * The place (in the records) of the first record noted with the key of `record`; else -1, and
+   * `record` noted as standing at `place` (where it must stay while this set is used).
    */
   firstOrNote(record: DnsRecord, place: number): number {
     const slots = this.#slots;
-    let slot = keyHash(record) & this.#mask;
+    let slot = this.#key.hash(record) & this.#mask;
     for (;;) {
       const at = slots[slot] as number;
       if (at === 0) break;
-      const earlier = this.#records[at - 1] as DnsRecord;
-      if (earlier.host === record.host && earlier.type === record.type && earlier.value === record.value) return at - 1;
+      if (this.#key.same(this.#records[at - 1] as DnsRecord, record)) return at - 1;
       slot = (slot + 1) & this.#mask;
     }
     slots[slot] = place + 1;
     return -1;
   }
-}
-
-/** FNV-1a of recordKey(record), computed without making it: equal keys, equal hashes. */
-function keyHash(record: DnsRecord): number {
-  let hash = mix(0x811c9dc5, record.host);
-  hash = Math.imul(hash, 0x01000193); // the separator, "\0": hash ^ 0
-  hash = mix(hash, record.type);
-  hash = Math.imul(hash, 0x01000193);
-  return mix(hash, record.value) >>> 0;
 }
 
 function mix(hash: number, text: string): number {

@@ -13,7 +13,7 @@ import { quote } from '../../escape.js';
 import { isRecord } from '../../util.js';
 import type { FieldProblem } from '../common.js';
 import type { DesiredZone } from './diff.js';
-import { FirstListed } from './first-listed.js';
+import { FirstListed, HOST, IDENTITY } from './first-listed.js';
 import { recordPlaces } from './places.js';
 import type { DnsRecord } from './record.js';
 import { checkValue, DEFAULT_TTL, RECORD_TYPES, recordHost, ttlInRange } from './values.js';
@@ -42,6 +42,9 @@ export interface ZoneReader {
   readonly at?: (path: readonly [string, ...(string | number)[]]) => { readonly line: number; readonly column: number };
   readonly keepProblem?: (pattern: string) => string | { readonly ascii: string };
 }
+
+/** Each type of RECORD_TYPES by its name: "CNAME" upper-cased is a new string a record. */
+const TYPE_NAMES: ReadonlyMap<string, string> = new Map(Object.keys(RECORD_TYPES).map((t) => [t, t]));
 
 /** A `keep` pattern: host characters and the wildcards `*` and `?`. */
 const KEEP_PATTERN = /^[A-Za-z0-9_.*?-]+$/;
@@ -146,7 +149,8 @@ function takeRecord(
         message: `${recordLabel(index, domain)} ${problem.message}`,
       });
     }
-    if (problem?.severity !== 'error') type = upper;
+    // The table's own string when it names the type: one string for every record of it.
+    if (problem?.severity !== 'error') type = TYPE_NAMES.get(upper) ?? upper;
   }
   const { value } = record;
   if (typeof value === 'string') {
@@ -170,7 +174,20 @@ function takeRecord(
   }
   if (host === undefined || type === undefined || typeof value !== 'string') return undefined;
   const own = typeof record.ttl === 'number' && ttlInRange(record.ttl) ? record.ttl : undefined;
-  return { host, type, value, ttl: own ?? ttl };
+  return { host: ownText(host), type, value: ownText(value), ttl: own ?? ttl };
+}
+
+/** Below this length V8 copies a cut-out string anyway: it makes slices of 13 characters or more. */
+const SLICED_FROM = 13;
+
+/**
+ * `text` as a string of its own (as the manifest's reader keeps its names: ownString in
+ * src/manifest/desired-items.ts, which this room may not import): a host or a value cut out of
+ * the manifest's text may be a slice of it in V8, and Desired keeps the record until the plan is
+ * made: a zone of long values kept the whole text. Joining two pieces makes a new flat string.
+ */
+function ownText(text: string): string {
+  return text.length < SLICED_FROM ? text : [text.charAt(0), text.slice(1)].join('');
 }
 
 /**
@@ -200,7 +217,7 @@ function withoutDuplicates(
   lineOf: LineOf,
   problems: ZoneProblem[],
 ): number {
-  const first = new FirstListed(records, records.length);
+  const first = new FirstListed(records, records.length, IDENTITY);
   let kept = 0;
   for (let i = 0; i < records.length; i++) {
     const r = records[i] as DnsRecord;
@@ -237,20 +254,23 @@ function cnameBesideOthers(
   lineOf: LineOf,
   problems: ZoneProblem[],
 ): void {
-  // The first two records (their places in `records`) of each host a CNAME stands at: enough to
-  // find another beside each CNAME, in one pass, holding nothing for the hosts without one.
-  const firstTwo = new Map<string, number[]>();
-  for (const r of records) if (r.type === 'CNAME') firstTwo.set(r.host, []);
-  if (firstTwo.size === 0) return;
+  // The first two records of each host (their places in `records`: the first found by the table,
+  // the second kept at the first's place), made only when there is a CNAME: in one pass.
+  if (!records.some((r) => r.type === 'CNAME')) return;
+  const first = new FirstListed(records, records.length, HOST);
+  const firstAt = new Int32Array(records.length);
+  const second = new Int32Array(records.length).fill(-1);
   records.forEach((r, i) => {
-    const list = firstTwo.get(r.host);
-    if (list !== undefined && list.length < 2) list.push(i);
+    const at = first.firstOrNote(r, i);
+    firstAt[i] = at < 0 ? i : at;
+    if (at >= 0 && second[at] === -1) second[at] = i;
   });
   records.forEach((r, i) => {
     if (r.type !== 'CNAME') return;
-    const o = firstTwo.get(r.host)?.find((at) => at !== i);
-    const other = o === undefined ? undefined : records[o];
-    if (o === undefined || other === undefined) return;
+    const head = firstAt[i] as number;
+    const o = head !== i ? head : (second[head] as number);
+    if (o < 0) return;
+    const other = records[o] as DnsRecord;
     const index = indexes[i] as number;
     const otherIndex = indexes[o] as number;
     problems.push({
