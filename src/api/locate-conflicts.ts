@@ -3,7 +3,7 @@ import { conflictPlan, isPlanConflict } from '../kinds/hosting-plan/changes.js';
 import { isSectionConflict, type SectionKind, sectionOfConflict } from '../kinds/index.js';
 import type { SectionPlace } from '../kinds/section.js';
 import { isZoneConflict } from '../kinds/zone/conflicts.js';
-import { originOfIndex, type RecordPlaces } from '../kinds/zone/places.js';
+import { originOfIndex, type PlacedRecords } from '../kinds/zone/places.js';
 import type { Desired, DesiredClient, DesiredDomain } from '../manifest/types.js';
 import type { Plan } from '../plan/types.js';
 import { conflictLine } from '../render/common.js';
@@ -35,7 +35,7 @@ export function locateConflicts(plan: Plan, desired: Desired): LocatedProblem[] 
     const loc = isPlanConflict(conflict)
       ? (entries.hostingPlanLoc(conflictPlan(conflict)) ?? desired.prune.loc)
       : isZoneConflict(conflict) // a zone's conflict: at its record's line
-        ? domain?.loc && { ...domain.loc, ...recordPlace(domain.dns?.origin, conflict.record.index) }
+        ? domain?.loc && { ...domain.loc, ...recordPlace(domain.dns, conflict.record.index) }
         : (domain?.loc ?? (conflict.subdomains === undefined ? undefined : desired.prune.loc));
     if (loc !== undefined)
       located.push({
@@ -49,8 +49,8 @@ export function locateConflicts(plan: Plan, desired: Desired): LocatedProblem[] 
 }
 
 /** The line and column of the record at `index` in a zone block's `records`, when kept. */
-function recordPlace(places: RecordPlaces | undefined, index: number): { line: number; column: number } | undefined {
-  const origin = places === undefined ? undefined : originOfIndex(places, index);
+function recordPlace(zone: PlacedRecords | undefined, index: number): { line: number; column: number } | undefined {
+  const origin = zone === undefined ? undefined : originOfIndex(zone, index);
   return origin === undefined ? undefined : { line: origin.line, column: origin.column };
 }
 

@@ -73,17 +73,16 @@ describe("a zone block's records, read", () => {
         const former = formerRule(listed);
         expect(saidOf(problems)).toEqual(former.said);
         expect(dns?.records).toEqual(former.records);
-        const origin = dns?.origin;
-        if (origin === undefined) throw new Error('no origin');
+        if (dns?.origin === undefined) throw new Error('no origin');
         former.indexes.forEach((index, listedAt) => {
           const place = { index, line: 100 + index, column: 7 };
-          expect(recordOrigin(origin, listedAt)).toEqual(place);
-          expect(originOfIndex(origin, index)).toEqual(place);
+          expect(recordOrigin(dns, listedAt)).toEqual(place);
+          expect(originOfIndex(dns, index)).toEqual(place);
         });
-        expect(recordOrigin(origin, former.indexes.length)).toBeUndefined();
+        expect(recordOrigin(dns, former.indexes.length)).toBeUndefined();
         // An index no record kept stands at has no place.
         for (let index = 0; index < listed.length; index++)
-          if (!former.indexes.includes(index)) expect(originOfIndex(origin, index)).toBeUndefined();
+          if (!former.indexes.includes(index)) expect(originOfIndex(dns, index)).toBeUndefined();
       }),
       { numRuns: 300 },
     );
@@ -103,15 +102,22 @@ describe("a zone block's records, read", () => {
   });
 
   it('keeps no index while every record stands at its own place, and reads packed places back', () => {
-    const places = recordPlaces([0, 1, 2], (index) => ({ line: 10 + index, column: index }));
-    expect(places.indexes).toBeUndefined();
-    expect(places.lineColumns).toEqual(Int32Array.of(10, 0, 11, 1, 12, 2));
-    const moved = recordPlaces([1, 4], (index) => ({ line: 10 + index, column: 3 }));
-    expect(moved.indexes).toEqual(Int32Array.of(1, 4));
-    expect(recordOrigin(moved, 1)).toEqual({ index: 4, line: 14, column: 3 });
-    expect(originOfIndex(moved, 4)).toEqual({ index: 4, line: 14, column: 3 });
-    expect([0, 2, 3, 5, -1, 0.5].map((i) => originOfIndex(moved, i))).toEqual(Array(6).fill(undefined));
-    expect([-1, 2, 0.5].map((i) => recordOrigin(moved, i))).toEqual([undefined, undefined, undefined]);
+    const records = (n: number) => ({ length: n });
+    const places = recordPlaces([0, 1, 2], 3, (index) => ({ line: 10 + index, column: index }));
+    expect(places).toEqual([10, 0, 11, 1, 12, 2]);
+    const moved = recordPlaces([1, 4, 9], 2, (index) => ({ line: 10 + index, column: 3 }));
+    expect(moved).toEqual([1, 11, 3, 4, 14, 3]);
+    const zone = { records: records(2), origin: moved };
+    expect(recordOrigin(zone, 1)).toEqual({ index: 4, line: 14, column: 3 });
+    expect(originOfIndex(zone, 4)).toEqual({ index: 4, line: 14, column: 3 });
+    expect([0, 2, 3, 5, -1, 0.5].map((i) => originOfIndex(zone, i))).toEqual(Array(6).fill(undefined));
+    expect([-1, 2, 0.5].map((i) => recordOrigin(zone, i))).toEqual([undefined, undefined, undefined]);
+    expect(recordOrigin({ records: records(2) }, 0)).toBeUndefined();
+    // A long list is an Int32Array: 4 bytes a number.
+    const many = Array.from({ length: 40 }, (_, i) => i);
+    const long = recordPlaces(many, 40, (index) => ({ line: 10 + index, column: 5 }));
+    expect(long).toBeInstanceOf(Int32Array);
+    expect(recordOrigin({ records: records(40), origin: long }, 39)).toEqual({ index: 39, line: 49, column: 5 });
   });
 
   it("names a conflict's record by its index in the block when a refused record stands before it", () => {

@@ -64,9 +64,7 @@ function conflictOf(
   want: DesiredZone,
   issue: ZoneIssue,
 ): ZoneConflict {
-  const { origin } = want;
-  const index = (listed: number): number =>
-    (origin === undefined ? undefined : recordOrigin(origin, listed)?.index) ?? listed;
+  const index = (listed: number): number => recordOrigin(want, listed)?.index ?? listed;
   const { other } = issue;
   return {
     domain: domain.name,

@@ -4,10 +4,11 @@
  * host. A Map keyed by each record's key held a string and an entry a record, and a list of the
  * first two records of each host another object a host: 34 and 31 MB at once for a zone of
  * 300,000 records read from 17 MB (issue 30, 7f: memory within about ten times the bytes read).
- * Here it is one Int32Array of at least twice as many slots as records, each the place of a
+ * Here it is one list of at least twice as many slots as records (numbers.ts), each the place of a
  * record noted (plus one; 0 for an empty slot), found by a hash of its key (FNV-1a) and checked
  * against the record itself. Pure.
  */
+import { numbers } from './numbers.js';
 import type { DnsRecord } from './record.js';
 
 /** How records are told apart: a hash of the key, and whether two have the same key. */
@@ -39,7 +40,7 @@ export const HOST: RecordKey = {
 export class FirstListed {
   readonly #records: readonly DnsRecord[];
   readonly #key: RecordKey;
-  readonly #slots: Int32Array;
+  readonly #slots: number[] | Int32Array;
   readonly #mask: number;
 
   /** Room for `count` records of `records`, found by their place in it, told apart by `key`. */
@@ -48,7 +49,7 @@ export class FirstListed {
     while (size < 2 * count) size *= 2;
     this.#records = records;
     this.#key = key;
-    this.#slots = new Int32Array(size);
+    this.#slots = numbers(size);
     this.#mask = size - 1;
   }
 

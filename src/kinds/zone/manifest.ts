@@ -14,6 +14,7 @@ import { isRecord } from '../../util.js';
 import type { FieldProblem } from '../common.js';
 import type { DesiredZone } from './diff.js';
 import { FirstListed, HOST, IDENTITY } from './first-listed.js';
+import { numbers } from './numbers.js';
 import { recordPlaces } from './places.js';
 import type { DnsRecord } from './record.js';
 import { checkValue, DEFAULT_TTL, RECORD_TYPES, recordHost, ttlInRange } from './values.js';
@@ -82,7 +83,7 @@ export function itemZone(
   const listed = Array.isArray(block.records) ? block.records : [];
   // The records as Desired keeps them, made once, and beside them each one's index in the block.
   const taken: DnsRecord[] = [];
-  const indexes = new Int32Array(listed.length);
+  const indexes = numbers(listed.length);
   listed.forEach((record: unknown, index) => {
     const one = takeRecord(record, index, ttl, domain, zone, problems);
     if (one === undefined) return;
@@ -103,9 +104,7 @@ export function itemZone(
     });
   const at = reader.at;
   const origin =
-    at === undefined
-      ? {}
-      : { origin: recordPlaces(indexes.subarray(0, kept), (index) => at([DNS_KEY, 'records', index])) };
+    at === undefined ? {} : { origin: recordPlaces(indexes, kept, (index) => at([DNS_KEY, 'records', index])) };
   // A list of its own length: one grown by push keeps room for more (17 at its first push).
   return { dns: { records: taken.slice(0, kept), prune, keep, ...origin }, problems };
 }
@@ -212,7 +211,7 @@ function relativeTarget(value: string, zone: string): string | undefined {
  */
 function withoutDuplicates(
   records: DnsRecord[],
-  indexes: Int32Array,
+  indexes: number[] | Int32Array,
   domain: string,
   lineOf: LineOf,
   problems: ZoneProblem[],
@@ -249,7 +248,7 @@ function withoutDuplicates(
  */
 function cnameBesideOthers(
   records: readonly DnsRecord[],
-  indexes: Int32Array,
+  indexes: readonly number[] | Int32Array,
   domain: string,
   lineOf: LineOf,
   problems: ZoneProblem[],
@@ -258,8 +257,8 @@ function cnameBesideOthers(
   // the second kept at the first's place), made only when there is a CNAME: in one pass.
   if (!records.some((r) => r.type === 'CNAME')) return;
   const first = new FirstListed(records, records.length, HOST);
-  const firstAt = new Int32Array(records.length);
-  const second = new Int32Array(records.length).fill(-1);
+  const firstAt = numbers(records.length);
+  const second = numbers(records.length).fill(-1);
   records.forEach((r, i) => {
     const at = first.firstOrNote(r, i);
     firstAt[i] = at < 0 ? i : at;
