@@ -2,7 +2,7 @@
  * The records of a zone block seen so far, by a key (their identity: host, type and value; or
  * their host), for the checks of manifest.ts: each record listed once, each CNAME alone at its
  * host. A Map keyed by each record's key held a string and an entry a record, and a list of the
- * first two records of each host another object a host: 34 and 31 MB at once for a zone of
+ * first two records of each host another object a host: 34 and 31 MB in turn for a zone of
  * 300,000 records read from 17 MB (issue 30, 7f: memory within about ten times the bytes read).
  * Here it is one list of at least twice as many slots as records (numbers.ts), each the place of a
  * record noted (plus one; 0 for an empty slot), found by a hash of its key (FNV-1a) and checked
