@@ -12,12 +12,15 @@
  * a YAML flow mapping, JSON (indented, compact), a scalar anchor used by some clients, a merge
  * key in every client, DNS records as flow mappings (ten a domain), one client holding every
  * domain, one client of `clients` domains each with a one-record zone written on one line, one
- * domain holding a zone of `clients` x 5 records, a manifest of errors, and a
+ * domain holding a zone of `clients` x 5 records (A records; CNAMEs, whose values are long enough
+ * to be slices of the text), a manifest of errors, and a
  * directory of 20 parts. Then plan (no changes, the simulator seeded with the manifest: its
  * lists are read too) and export --into --check of the block shape, over the manifest's bytes
  * and over all the bytes they read (the manifest's and the panel's lists').
  *
  *   npm run build && node --import tsx bench/manifest-memory.ts [--clients 20000] [--runs 1]
+ *
+ * `BENCH_SHAPE=zone` measures only the shapes whose name holds that text (and not plan or export).
  */
 import { mkdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -75,6 +78,12 @@ const SHAPES: Readonly<Record<string, (n: number) => string>> = {
       'version: 1\nclients:\n  - username: big\n    domains:\n      - name: big.example\n        dns:\n          records:\n',
       (r) => `            - {host: h${r}, type: A, value: 192.0.2.${(r % 250) + 1}}\n`,
     ),
+  'one domain with a zone of N x 5 CNAMEs': (n) =>
+    lines(
+      n * 5,
+      'version: 1\nclients:\n  - username: big\n    domains:\n      - name: big.example\n        dns:\n          records:\n',
+      (r) => `            - {host: h${r}, type: CNAME, value: h${r}.cdn.example.net.}\n`,
+    ),
   'errors in every client': (n) =>
     lines(n, 'version: 1\nclients:\n', (i) => `  - username: ${u(i)}\n    email: not-an-email-${i}\n`),
 };
@@ -128,7 +137,9 @@ export async function measureManifestMemory(clients: number, runs: number, dir: 
   const idle = median(Array.from({ length: runs }, () => peakRss(['-e', '0'])));
   const startup = median(Array.from({ length: runs }, () => peakRss([BIN, 'validate', empty])));
   log(`  manifest memory: ${count(clients)} clients a shape; start-up ${startup.toFixed(0)} MB`);
+  const only = process.env.BENCH_SHAPE;
   for (const [shape, text] of Object.entries(SHAPES)) {
+    if (only !== undefined && !shape.includes(only)) continue;
     const file = join(dir, `shape-${Object.keys(SHAPES).indexOf(shape)}.yaml`);
     await writeFile(file, text(clients));
     const { size } = await stat(file);
@@ -137,7 +148,7 @@ export async function measureManifestMemory(clients: number, runs: number, dir: 
     const validate = (): number => peakRss([BIN, 'validate', file, '--max-manifest-mb', '500'], {}, codes);
     figures.push(perByte(`validate, ${shape}`, size, runs, validate, startup, read, idle));
   }
-  figures.push(...(await partsAndCommands(clients, runs, dir, { idle, startup, empty })));
+  if (only === undefined) figures.push(...(await partsAndCommands(clients, runs, dir, { idle, startup, empty })));
   return figures;
 }
 

@@ -7,6 +7,7 @@
 export * from './zone/values.js';
 export * from './zone/record.js';
 export * from './zone/diff.js';
+export * from './zone/places.js';
 export * from './zone/changes.js';
 export * from './zone/document.js';
 export * from './zone/facts.js';

@@ -12,6 +12,7 @@ import { type DnsRecord } from '../../src/kinds/zone/record.js';
 import { zoneIssues } from '../../src/kinds/zone/check.js';
 import { zoneConflicts, zoneConflictText } from '../../src/kinds/zone/conflicts.js';
 import { itemZone } from '../../src/kinds/zone/manifest.js';
+import { recordPlaces } from '../../src/kinds/zone/places.js';
 import { writableRecords } from '../../src/kinds/zone/export.js';
 import { patternProblem } from '../../src/manifest/prune.js';
 
@@ -159,7 +160,7 @@ describe('the zone after apply, checked', () => {
   it("a plan's conflict names the record by its number, the panel's record and the fix", () => {
     const w: DesiredZone = {
       ...want([rec('www', 'A', '192.0.2.1')]),
-      origin: [{ index: 2, line: 9, column: 15 }],
+      origin: recordPlaces([2], 1, () => ({ line: 9, column: 15 })),
     };
     const conflicts = zoneConflicts({ name: Z, client: 'alice' }, w, { records: [live('www', 'CNAME', 'x.example.')] });
     expect(conflicts.map(zoneConflictText)).toEqual([

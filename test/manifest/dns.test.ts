@@ -69,8 +69,8 @@ describe('dns, valid', () => {
           records: [{ host: '@', type: 'AAAA', value: '2001:db8::10', ttl: 3600 }],
           prune: false,
           keep: [],
-          // Each record's place, for a conflict at its line.
-          origin: [{ index: 0, line: 19, column: 25 }],
+          // Each record's place, for a conflict at its line: line and column, packed (places.ts).
+          origin: [19, 25],
         },
         loc: at(18, 15),
       },

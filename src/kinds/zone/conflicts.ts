@@ -6,6 +6,7 @@
  */
 import { quote } from '../../escape.js';
 import { type DesiredZone, zoneDiff } from './diff.js';
+import { recordOrigin } from './places.js';
 import type { LiveZone } from './record.js';
 import { type RecordId, type ZoneIssue, zoneIssues, type ZoneRule } from './check.js';
 import { hostText, valueText } from './phrases.js';
@@ -63,7 +64,7 @@ function conflictOf(
   want: DesiredZone,
   issue: ZoneIssue,
 ): ZoneConflict {
-  const index = (listed: number): number => want.origin?.[listed]?.index ?? listed;
+  const index = (listed: number): number => recordOrigin(want, listed)?.index ?? listed;
   const { other } = issue;
   return {
     domain: domain.name,

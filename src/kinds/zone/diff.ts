@@ -10,6 +10,7 @@
 import { jsonText, quote } from '../../escape.js';
 import { globMatcher } from '../../names.js';
 import { canonical, type JsonObject } from '../../util.js';
+import type { RecordPlaces } from './places.js';
 import { type DnsRecord, exactKey, type LiveRecord, type LiveZone, recordKey, type ZoneBody } from './record.js';
 
 /** What a manifest says of a zone: its records (TTLs resolved), and what may go unlisted. */
@@ -18,15 +19,8 @@ export interface DesiredZone {
   readonly prune: boolean;
   /** Host patterns (`*`, `?`) prune never removes. */
   readonly keep: readonly string[];
-  /** Where each record stands in the manifest, by its place in `records`: for conflicts at their line. */
-  readonly origin?: readonly RecordOrigin[];
-}
-
-/** A listed record's place: its index in the block's `records` (from 0), its line and column. */
-export interface RecordOrigin {
-  readonly index: number;
-  readonly line: number;
-  readonly column: number;
+  /** Where each record stands in the manifest, by its place in `records` (places.ts): for conflicts at their line. */
+  readonly origin?: RecordPlaces;
 }
 
 /** One record's change, as the plan shows it. */

@@ -13,7 +13,10 @@ import { quote } from '../../escape.js';
 import { isRecord } from '../../util.js';
 import type { FieldProblem } from '../common.js';
 import type { DesiredZone } from './diff.js';
-import { recordKey, type DnsRecord } from './record.js';
+import { FirstListed, HOST, IDENTITY } from './first-listed.js';
+import { numbers } from './numbers.js';
+import { recordPlaces } from './places.js';
+import type { DnsRecord } from './record.js';
 import { checkValue, DEFAULT_TTL, RECORD_TYPES, recordHost, ttlInRange } from './values.js';
 import { DNS_KEY, dnsPart, KEEP_EXAMPLE, recordField, recordLabel } from './manifest-words.js';
 
@@ -31,7 +34,8 @@ export type LineOf = (path: readonly [string, ...(string | number)[]]) => number
 
 /**
  * What the manifest's reader adds (it knows the file and the rules of names): `at`, where a path
- * stands (each record's place is kept in DesiredZone.origin, for conflicts at their line);
+ * stands (each record's place is kept in DesiredZone.origin, packed: places.ts, for conflicts at
+ * their line);
  * `keepProblem`, the check `prune.keep` patterns get (manifest/prune.ts), given to `dns.keep`
  * too: what is wrong with a pattern (the end of a sentence), or its form to match with.
  */
@@ -40,13 +44,11 @@ export interface ZoneReader {
   readonly keepProblem?: (pattern: string) => string | { readonly ascii: string };
 }
 
+/** Each type of RECORD_TYPES by its name: "CNAME" upper-cased is a new string a record. */
+const TYPE_NAMES: ReadonlyMap<string, string> = new Map(Object.keys(RECORD_TYPES).map((t) => [t, t]));
+
 /** A `keep` pattern: host characters and the wildcards `*` and `?`. */
 const KEEP_PATTERN = /^[A-Za-z0-9_.*?-]+$/;
-
-/** A record the block lists, with where it stands. */
-interface Listed extends DnsRecord {
-  readonly index: number;
-}
 
 /**
  * The zone a domain item gives (undefined when it has no `dns`, or one the schema refuses
@@ -79,13 +81,17 @@ export function itemZone(
   if (!isRecord(block)) return { dns: undefined, problems }; // the schema refuses it
   const ttl = typeof block.ttl === 'number' && ttlInRange(block.ttl) ? block.ttl : DEFAULT_TTL;
   const listed = Array.isArray(block.records) ? block.records : [];
-  const records: Listed[] = [];
+  // The records as Desired keeps them, made once, and beside them each one's index in the block.
+  const taken: DnsRecord[] = [];
+  const indexes = numbers(listed.length);
   listed.forEach((record: unknown, index) => {
-    const taken = takeRecord(record, index, ttl, domain, zone, problems);
-    if (taken !== undefined) records.push(taken);
+    const one = takeRecord(record, index, ttl, domain, zone, problems);
+    if (one === undefined) return;
+    indexes[taken.length] = index;
+    taken.push(one);
   });
-  const unique = withoutDuplicates(records, domain, lineOf, problems);
-  cnameBesideOthers(unique, domain, lineOf, problems);
+  const kept = withoutDuplicates(taken, indexes, domain, lineOf, problems);
+  cnameBesideOthers(taken, indexes, domain, lineOf, problems);
   const prune = block.prune === true;
   const keep = keepPatterns(block.keep, prune, domain, zone, problems, reader.keepProblem);
   if (prune && listed.length === 0 && Array.isArray(block.records))
@@ -98,23 +104,9 @@ export function itemZone(
     });
   const at = reader.at;
   const origin =
-    at === undefined
-      ? {}
-      : {
-          origin: unique.map(({ index }) => {
-            const { line, column } = at([DNS_KEY, 'records', index]);
-            return { index, line, column };
-          }),
-        };
-  return {
-    dns: {
-      records: unique.map(({ host, type, value, ttl: t }) => ({ host, type, value, ttl: t })),
-      prune,
-      keep,
-      ...origin,
-    },
-    problems,
-  };
+    at === undefined ? {} : { origin: recordPlaces(indexes, kept, (index) => at([DNS_KEY, 'records', index])) };
+  // A list of its own length: one grown by push keeps room for more (17 at its first push).
+  return { dns: { records: taken.slice(0, kept), prune, keep, ...origin }, problems };
 }
 
 /**
@@ -128,7 +120,7 @@ function takeRecord(
   domain: string,
   zone: string,
   problems: ZoneProblem[],
-): Listed | undefined {
+): DnsRecord | undefined {
   if (!isRecord(record)) return undefined;
   const at = (field: string): [string, ...(string | number)[]] => [DNS_KEY, 'records', index, field];
   let host: string | undefined;
@@ -156,7 +148,8 @@ function takeRecord(
         message: `${recordLabel(index, domain)} ${problem.message}`,
       });
     }
-    if (problem?.severity !== 'error') type = upper;
+    // The table's own string when it names the type: one string for every record of it.
+    if (problem?.severity !== 'error') type = TYPE_NAMES.get(upper) ?? upper;
   }
   const { value } = record;
   if (typeof value === 'string') {
@@ -180,7 +173,20 @@ function takeRecord(
   }
   if (host === undefined || type === undefined || typeof value !== 'string') return undefined;
   const own = typeof record.ttl === 'number' && ttlInRange(record.ttl) ? record.ttl : undefined;
-  return { host, type, value, ttl: own ?? ttl, index };
+  return { host: ownText(host), type, value: ownText(value), ttl: own ?? ttl };
+}
+
+/** Below this length V8 copies a cut-out string anyway: it makes slices of 13 characters or more. */
+const SLICED_FROM = 13;
+
+/**
+ * `text` as a string of its own (as the manifest's reader keeps its names: ownString in
+ * src/manifest/desired-items.ts, which this room may not import): a host or a value cut out of
+ * the manifest's text may be a slice of it in V8, and Desired keeps the record until the plan is
+ * made: a zone of long values kept the whole text. Joining two pieces makes a new flat string.
+ */
+function ownText(text: string): string {
+  return text.length < SLICED_FROM ? text : [text.charAt(0), text.slice(1)].join('');
 }
 
 /**
@@ -198,61 +204,84 @@ function relativeTarget(value: string, zone: string): string | undefined {
   );
 }
 
-/** The records without a second listing of the same (host, type, value): each one an error naming the first. */
+/**
+ * The records without a second listing of the same (host, type, value): each one an error naming
+ * the first. `records` and their block indexes (`indexes`, aligned) are kept in place, in order;
+ * the number kept.
+ */
 function withoutDuplicates(
-  records: readonly Listed[],
+  records: DnsRecord[],
+  indexes: number[] | Int32Array,
   domain: string,
   lineOf: LineOf,
   problems: ZoneProblem[],
-): Listed[] {
-  const first = new Map<string, Listed>();
-  const unique: Listed[] = [];
-  for (const r of records) {
-    const key = recordKey(r);
-    const earlier = first.get(key);
-    if (earlier === undefined) {
-      first.set(key, r);
-      unique.push(r);
+): number {
+  const first = new FirstListed(records, records.length, IDENTITY);
+  let kept = 0;
+  for (let i = 0; i < records.length; i++) {
+    const r = records[i] as DnsRecord;
+    const index = indexes[i] as number;
+    const at = first.firstOrNote(r, kept);
+    if (at < 0) {
+      records[kept] = r;
+      indexes[kept] = index;
+      kept++;
       continue;
     }
+    const earlier = indexes[at] as number;
     problems.push({
-      path: [DNS_KEY, 'records', r.index],
+      path: [DNS_KEY, 'records', index],
       severity: 'error',
       message:
-        `${recordLabel(r.index, domain)} is listed twice: record #${earlier.index + 1} ` +
-        `(line ${lineOf([DNS_KEY, 'records', earlier.index])}) has the same host ${quote(r.host)}, type ${r.type} ` +
+        `${recordLabel(index, domain)} is listed twice: record #${earlier + 1} ` +
+        `(line ${lineOf([DNS_KEY, 'records', earlier])}) has the same host ${quote(r.host)}, type ${r.type} ` +
         `and value ${quote(r.value)}; remove one`,
     });
   }
-  return unique;
+  records.length = kept;
+  return kept;
 }
 
 /**
  * A warning at each CNAME that shares its host with another record: DNS forbids it (RFC 1034:
  * an alias has no other data), panels take it, and resolvers then answer one or the other.
  */
-function cnameBesideOthers(records: readonly Listed[], domain: string, lineOf: LineOf, problems: ZoneProblem[]): void {
-  // The first two records of each host: enough to find another beside each CNAME, in one pass.
-  const firstTwo = new Map<string, Listed[]>();
-  for (const r of records) {
-    const list = firstTwo.get(r.host);
-    if (list === undefined) firstTwo.set(r.host, [r]);
-    else if (list.length < 2) list.push(r);
-  }
-  for (const r of records) {
-    if (r.type !== 'CNAME') continue;
-    const other = firstTwo.get(r.host)?.find((o) => o !== r);
-    if (other === undefined) continue;
+function cnameBesideOthers(
+  records: readonly DnsRecord[],
+  indexes: readonly number[] | Int32Array,
+  domain: string,
+  lineOf: LineOf,
+  problems: ZoneProblem[],
+): void {
+  // The first two records of each host (their places in `records`: the first found by the table,
+  // the second kept at the first's place), made only when there is a CNAME: in one pass.
+  if (!records.some((r) => r.type === 'CNAME')) return;
+  const first = new FirstListed(records, records.length, HOST);
+  const firstAt = numbers(records.length);
+  const second = numbers(records.length).fill(-1);
+  records.forEach((r, i) => {
+    const at = first.firstOrNote(r, i);
+    firstAt[i] = at < 0 ? i : at;
+    if (at >= 0 && second[at] === -1) second[at] = i;
+  });
+  records.forEach((r, i) => {
+    if (r.type !== 'CNAME') return;
+    const head = firstAt[i] as number;
+    const o = head !== i ? head : (second[head] as number);
+    if (o < 0) return;
+    const other = records[o] as DnsRecord;
+    const index = indexes[i] as number;
+    const otherIndex = indexes[o] as number;
     problems.push({
-      path: [DNS_KEY, 'records', r.index, 'type'],
+      path: [DNS_KEY, 'records', index, 'type'],
       severity: 'warning',
       message:
-        `${recordLabel(r.index, domain)} is a CNAME at host ${quote(r.host)} beside another record there ` +
-        `(record #${other.index + 1}, ${other.type}, line ${lineOf([DNS_KEY, 'records', other.index])}): ` +
+        `${recordLabel(index, domain)} is a CNAME at host ${quote(r.host)} beside another record there ` +
+        `(record #${otherIndex + 1}, ${other.type}, line ${lineOf([DNS_KEY, 'records', otherIndex])}): ` +
         'DNS forbids it (RFC 1034: an alias has no other records), and resolvers answer one or the other; ' +
         'keep the CNAME alone at its host',
     });
-  }
+  });
 }
 
 /** The block's `keep` patterns as given; each one that is not a host pattern an error. */
