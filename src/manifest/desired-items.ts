@@ -17,30 +17,37 @@
  */
 import type { DesiredClient, DesiredDomain, Location } from './types.js';
 
-/** A place as kept: `line * COLUMNS + column` for a column below COLUMNS (a small integer), else the Location. */
+/**
+ * A place as kept: `line * COLUMNS + column` for a column below COLUMNS (a small integer); for a
+ * wider one (a long line: JSON written on one line, a flow mapping), `-(line * WIDE + column) - 1`
+ * (a small integer on the first lines); else the Location.
+ */
 export type Place = number | Location;
 
-/** Columns a packed place holds: a column past it keeps its Location (a long line: a flow mapping). */
+/** Columns the first packed form holds. */
 const COLUMNS = 1024;
+
+/** Columns the second packed form holds (a 64 MB line). */
+const WIDE = 2 ** 26;
 
 /** `loc` as kept. */
 export function packPlace(loc: Location): Place {
   const { line, column } = loc;
-  return Number.isInteger(line) &&
-    line >= 0 &&
-    Number.isInteger(column) &&
-    column >= 0 &&
-    column < COLUMNS &&
-    Number.isSafeInteger(line * COLUMNS + column)
-    ? line * COLUMNS + column
-    : { file: loc.file, line, column };
+  if (!Number.isInteger(line) || line < 0 || !Number.isInteger(column) || column < 0)
+    return { file: loc.file, line, column };
+  if (column < COLUMNS && Number.isSafeInteger(line * COLUMNS + column)) return line * COLUMNS + column;
+  if (column < WIDE && Number.isSafeInteger(line * WIDE + column + 1)) return -(line * WIDE + column) - 1;
+  return { file: loc.file, line, column };
 }
 
 /** The Location of a place kept by packPlace, in `file`. */
 export function placeIn(file: string, place: Place): Location {
   if (typeof place !== 'number') return place;
-  const column = place % COLUMNS;
-  return { file, line: (place - column) / COLUMNS, column };
+  const wide = place < 0;
+  const packed = wide ? -place - 1 : place;
+  const per = wide ? WIDE : COLUMNS;
+  const column = packed % per;
+  return { file, line: (packed - column) / per, column };
 }
 
 /** Below this length V8 copies a cut-out string anyway: it makes slices of 13 characters or more. */

@@ -20,11 +20,22 @@ describe('a place kept as one number', () => {
       [3, 1023],
       [3, 1024],
       [7, 250_000],
+      [1, 0],
+      [0, 1024],
+      [1, 2 ** 26 - 1],
+      [1, 2 ** 26],
+      [2 ** 20, 5_000_000],
+      [2 ** 28, 2 ** 25],
       [4_000_000, 17],
       [2 ** 40, 5],
     ] as const) {
       expect(placeIn('f.yaml', packPlace({ file: 'f.yaml', line, column }))).toEqual({ file: 'f.yaml', line, column });
     }
+  });
+
+  it('a wide column on the first lines too (JSON on one line: issue 30, 7f)', () => {
+    expect(typeof packPlace({ file: 'f.json', line: 1, column: 5_000_000 })).toBe('number');
+    expect(typeof packPlace({ file: 'f.json', line: 1, column: 2 ** 26 })).toBe('object');
   });
 });
 
