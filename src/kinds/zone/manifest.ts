@@ -173,7 +173,21 @@ function takeRecord(
   }
   if (host === undefined || type === undefined || typeof value !== 'string') return undefined;
   const own = typeof record.ttl === 'number' && ttlInRange(record.ttl) ? record.ttl : undefined;
-  return { host: ownText(host), type, value: ownText(value), ttl: own ?? ttl };
+  return { host: kept(host, 0), type, value: kept(value, 1), ttl: own ?? ttl };
+}
+
+/**
+ * The last host and value kept: a record's host or value equal to the previous record's is kept
+ * as the same string (most zones of a manifest repeat `www`, `@` and a few addresses).
+ */
+const lastKept = ['', ''];
+
+/** `text`, the host (0) or value (1) of a record, as Desired keeps it: the last one's string when equal, else one of its own. */
+function kept(text: string, field: 0 | 1): string {
+  if (lastKept[field] === text) return lastKept[field];
+  const own = ownText(text);
+  lastKept[field] = own;
+  return own;
 }
 
 /** Below this length V8 copies a cut-out string anyway: it makes slices of 13 characters or more. */
@@ -284,6 +298,9 @@ function cnameBesideOthers(
   });
 }
 
+/** A zone's `keep` when it gives none: one list for every zone. */
+const NO_PATTERNS: readonly string[] = Object.freeze([]);
+
 /** The block's `keep` patterns as given; each one that is not a host pattern an error. */
 function keepPatterns(
   keep: unknown,
@@ -293,7 +310,7 @@ function keepPatterns(
   problems: ZoneProblem[],
   keepProblem: ZoneReader['keepProblem'],
 ): readonly string[] {
-  if (!Array.isArray(keep)) return [];
+  if (!Array.isArray(keep)) return NO_PATTERNS;
   const patterns: string[] = [];
   keep.forEach((pattern: unknown, i) => {
     if (typeof pattern !== 'string') return; // the schema refuses it
