@@ -1,7 +1,8 @@
 /**
  * The fast read's (simple-items.ts) one match for the commonest sequence item of a manifest's
  * lists, one key and a plain string on the item's line (`- name: info`): what its
- * general read of a block mapping gives for it, without its steps per key and per character.
+ * general read of a block mapping gives for it, without its steps per key and per character; a
+ * run of such items of one key (a list of mailboxes) read line after line from the text.
  * test/manifest/one-key-items.test.ts and simple-items.test.ts hold it to `yaml`'s answer.
  */
 import type { Line, Lines } from './item-lines.js';
@@ -27,7 +28,7 @@ let lastKey = '';
  * than `maxKey` or one YAML reads as a null or a boolean, or a null value, which the general read
  * leaves to yaml.
  */
-export function oneKeyItem(
+function oneKeyItem(
   text: string,
   lines: Lines,
   content: number,
@@ -65,4 +66,95 @@ export function oneKeyItem(
   const entries = [{ key, line: number, column: column + 1, value: valuePos }];
   const pos = { line: number, column: column + 1, entries };
   return { value, pos };
+}
+
+/** A value as ONE_KEY_ITEM takes it, for a run of items whose key is known (oneKeyRun). */
+const RUN_VALUE = /[a-z][a-z0-9._@-]*/y;
+
+/**
+ * The items of a sequence whose dashes stand at `indent`, from the current line `line` on (its
+ * content right after its `- `), for as long as each is a one-key item (what oneKeyItem takes) of
+ * one key with the next line right below it: each line looked at once, from the text, with no Line
+ * made for it nor a look below taken back. Their data and positions are pushed to `values` and
+ * `items` as oneKeyItem gives them, and the lines moved to the first line not taken. An item
+ * whose line below is blank, a comment or the batch's end goes to oneKeyItem alone. False when
+ * the current line is no one-key item (nothing pushed, the lines as they were): the general read's.
+ */
+export function oneKeyItems(
+  text: string,
+  lines: Lines,
+  line: Line,
+  maxKey: number,
+  values: unknown[],
+  items: PosNode[],
+): boolean {
+  const { indent } = line;
+  const column = indent + 2;
+  const content = line.start + column;
+  // oneKeyItem's guess first: a line below at the key's column goes on with this item's mapping.
+  const down = line.end + (text.charCodeAt(line.end) === 13 ? 2 : 1);
+  if (text.charCodeAt(down + column - 1) === 32 && text.charCodeAt(down + column - 2) === 32) return false;
+  // The key, as the first item gives it: the run's items all have it.
+  let colon = content;
+  for (let c = text.charCodeAt(colon); (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 95;) {
+    c = text.charCodeAt(++colon);
+  }
+  const width = colon - content;
+  const first = text.charCodeAt(content);
+  if (width === 0 || width > maxKey || first < 97 || first > 122 || text.charCodeAt(colon) !== 58) return false;
+  const key =
+    width === lastKey.length && text.startsWith(lastKey, content)
+      ? lastKey
+      : (lastKey = ownString(text.slice(content, colon)));
+  if (key === 'null' || key === 'true' || key === 'false') return false;
+  const { end } = lines;
+  const valueColumn = column + width + 3;
+  let start = line.start;
+  let number = line.number;
+  let read = 0;
+  for (;;) {
+    // This line: `- `, the key, `: ` and a value to the line's end (one match), then its break.
+    const at = start + column + width + 2;
+    if (
+      text.charCodeAt(at - 2) !== 58 ||
+      text.charCodeAt(at - 1) !== 32 ||
+      (read > 0 &&
+        (text.charCodeAt(start + indent) !== 45 ||
+          text.charCodeAt(start + column - 1) !== 32 ||
+          !text.startsWith(key, start + column)))
+    )
+      break;
+    RUN_VALUE.lastIndex = at;
+    if (!RUN_VALUE.test(text)) break;
+    const stop = RUN_VALUE.lastIndex;
+    const c = text.charCodeAt(stop);
+    const next = c === 10 ? stop + 1 : c === 13 && text.charCodeAt(stop + 1) === 10 ? stop + 2 : -1;
+    if (next === -1) break;
+    // The line right below: content less indented than the key (another item, or the parent's).
+    let spaces = 0;
+    while (text.charCodeAt(next + spaces) === 32) spaces++;
+    const below = text.charCodeAt(next + spaces);
+    if (next + spaces >= end || spaces >= column || below === 10 || below === 13 || below === 35) break;
+    const scalar = text.slice(at, stop);
+    if (scalar === 'null') break;
+    const value: Record<string, unknown> = {};
+    value[key] = scalar === 'true' ? true : scalar === 'false' ? false : scalar;
+    const valuePos = { line: number, column: valueColumn };
+    const entries = [{ key, line: number, column: column + 1, value: valuePos }];
+    values.push(value);
+    items.push({ line: number, column: column + 1, entries });
+    read++;
+    start = next;
+    number++;
+    if (spaces !== indent) break;
+  }
+  if (read > 0) {
+    lines.moveTo(start, number);
+    return true;
+  }
+  const item = oneKeyItem(text, lines, content, line, maxKey);
+  if (item === undefined) return false;
+  values.push(item.value);
+  items.push(item.pos);
+  return true;
 }

@@ -22,7 +22,7 @@
  */
 
 import { type Line, Lines } from './item-lines.js';
-import { oneKeyItem } from './one-key-item.js';
+import { oneKeyItems } from './one-key-item.js';
 import { exact, OneLineReader, type Read } from './one-line.js';
 import type { PosNode } from './positions.js';
 import { NOT_PLAINLY_A_STRING } from './scalars.js';
@@ -83,11 +83,14 @@ class LineReader extends OneLineReader {
       if (this.text.charCodeAt(dash) !== 45 || this.text.charCodeAt(dash + 1) !== 32) return undefined;
       let content = dash + 2;
       while (content < line.end && this.text.charCodeAt(content) === 32) content++;
-      const item =
-        (content === dash + 2 && this.depth < MAX_DEPTH
-          ? oneKeyItem(this.text, this.lines, content, line, MAX_KEY)
-          : undefined) ??
-        (this.startsKey(content, line.end) ? this.mapping(content - line.start) : this.scalarLine(content));
+      // One-key items (`- name: m1`), a run of them at once.
+      if (
+        content === dash + 2 &&
+        this.depth < MAX_DEPTH &&
+        oneKeyItems(this.text, this.lines, line, MAX_KEY, values, items)
+      )
+        continue;
+      const item = this.startsKey(content, line.end) ? this.mapping(content - line.start) : this.scalarLine(content);
       if (item === undefined) return undefined;
       values.push(item.value);
       items.push(item.pos);
