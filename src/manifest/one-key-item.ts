@@ -68,16 +68,35 @@ function oneKeyItem(
   return { value, pos };
 }
 
-/** A value as ONE_KEY_ITEM takes it, for a run of items whose key is known (oneKeyRun). */
-const RUN_VALUE = /[a-z][a-z0-9._@-]*/y;
+/** Runs of items are matched at these indentations (deeper: one item at a time). */
+const RUN_INDENTS = 64;
+
+/** The last pattern made for a run of items at each indentation, and its key (runPattern). */
+const RUNS: ({ readonly key: string; readonly pattern: RegExp } | undefined)[] = [];
 
 /**
- * The items of a sequence whose dashes stand at `indent`, from the current line `line` on (its
- * content right after its `- `), for as long as each is a one-key item (what oneKeyItem takes) of
- * one key with the next line right below it: each line looked at once, from the text, with no Line
- * made for it nor a look below taken back. Their data and positions are pushed to `values` and
- * `items` as oneKeyItem gives them, and the lines moved to the first line not taken. An item
- * whose line below is blank, a comment or the batch's end goes to oneKeyItem alone. False when
+ * The pattern of a run of one-key items of `key` at `indent` (ONE_KEY_ITEM's lines, each with its
+ * line break): one match finds where the run ends. Undefined past RUN_INDENTS.
+ */
+function runPattern(indent: number, key: string): RegExp | undefined {
+  if (indent >= RUN_INDENTS) return undefined;
+  let run = RUNS[indent];
+  if (run?.key !== key) {
+    run = { key, pattern: new RegExp(`(?: {${indent}}- ${key}: [a-z][a-z0-9._@-]*\\r?\\n)+`, 'y') };
+    RUNS[indent] = run;
+  }
+  return run.pattern;
+}
+
+/**
+ * The items of a sequence whose dashes stand at `line`'s indentation, from `line` (the current
+ * line, its content right after its `- `) on, for as long as each is a one-key item (what
+ * oneKeyItem takes) of one key on the line right below the one before: the run found in one match
+ * (runPattern), each line then cut at its break, with no Line made for it nor a look below taken
+ * back. Their data and positions are pushed to `values` and `items` as oneKeyItem gives them, and
+ * the lines moved to the first line not taken. The run's last item when the line below it is
+ * blank, a comment or the batch's end, a run past the batch's end, an item YAML reads otherwise
+ * (a null) and any item not in a run go to oneKeyItem, which looks past such lines. False when
  * the current line is no one-key item (nothing pushed, the lines as they were): the general read's.
  */
 export function oneKeyItems(
@@ -112,41 +131,33 @@ export function oneKeyItems(
   let start = line.start;
   let number = line.number;
   let read = 0;
-  for (;;) {
-    // This line: `- `, the key, `: ` and a value to the line's end (one match), then its break.
-    const at = start + column + width + 2;
-    if (
-      text.charCodeAt(at - 2) !== 58 ||
-      text.charCodeAt(at - 1) !== 32 ||
-      (read > 0 &&
-        (text.charCodeAt(start + indent) !== 45 ||
-          text.charCodeAt(start + column - 1) !== 32 ||
-          !text.startsWith(key, start + column)))
-    )
-      break;
-    RUN_VALUE.lastIndex = at;
-    if (!RUN_VALUE.test(text)) break;
-    const stop = RUN_VALUE.lastIndex;
-    const c = text.charCodeAt(stop);
-    const next = c === 10 ? stop + 1 : c === 13 && text.charCodeAt(stop + 1) === 10 ? stop + 2 : -1;
-    if (next === -1) break;
-    // The line right below: content less indented than the key (another item, or the parent's).
+  // The run's lines in one match: each `- `, the key, `: `, a value and the line's break.
+  const run = runPattern(indent, key);
+  if (run !== undefined) {
+    run.lastIndex = start;
+    const after = run.test(text) ? run.lastIndex : -1;
+    // The line right below the run: content less indented than the key (the parent's), or the
+    // run's last item is oneKeyItem's to read. A run past the batch's end is left to it whole.
     let spaces = 0;
-    while (text.charCodeAt(next + spaces) === 32) spaces++;
-    const below = text.charCodeAt(next + spaces);
-    if (next + spaces >= end || spaces >= column || below === 10 || below === 13 || below === 35) break;
-    const scalar = text.slice(at, stop);
-    if (scalar === 'null') break;
-    const value: Record<string, unknown> = {};
-    value[key] = scalar === 'true' ? true : scalar === 'false' ? false : scalar;
-    const valuePos = { line: number, column: valueColumn };
-    const entries = [{ key, line: number, column: column + 1, value: valuePos }];
-    values.push(value);
-    items.push({ line: number, column: column + 1, entries });
-    read++;
-    start = next;
-    number++;
-    if (spaces !== indent) break;
+    while (text.charCodeAt(after + spaces) === 32) spaces++;
+    const below = text.charCodeAt(after + spaces);
+    const lastTaken = after + spaces < end && spaces < column && below !== 10 && below !== 13 && below !== 35;
+    while (start < after && after <= end) {
+      const at = start + column + width + 2;
+      const next = text.indexOf('\n', at) + 1;
+      if (next === after && !lastTaken) break;
+      const scalar = text.slice(at, text.charCodeAt(next - 2) === 13 ? next - 2 : next - 1);
+      if (scalar === 'null') break;
+      const value: Record<string, unknown> = {};
+      value[key] = scalar === 'true' ? true : scalar === 'false' ? false : scalar;
+      const valuePos = { line: number, column: valueColumn };
+      const entries = [{ key, line: number, column: column + 1, value: valuePos }];
+      values.push(value);
+      items.push({ line: number, column: column + 1, entries });
+      read++;
+      start = next;
+      number++;
+    }
   }
   if (read > 0) {
     lines.moveTo(start, number);

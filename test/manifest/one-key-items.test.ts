@@ -97,6 +97,14 @@ describe('one-key items read in one match', () => {
     agree('- m:\n    - name: a\n    - name: b\n    -xname: c\n- x\n');
   });
 
+  it('end with the batch when it ends inside a run of items', () => {
+    const text = '- m:\n    - name: a\n    - name: b\n    - name: c\n    - name: d\n- x\n';
+    const end = text.indexOf('    - name: c');
+    const fast = readSimpleItems(text, 0, end, 0);
+    expect(fast?.clients).toEqual([{ m: [{ name: 'a' }, { name: 'b' }] }]);
+    expect(fast && plain(fast.seq)).toEqual(plain(readItemsWithYaml(text, 0, end, 0)?.seq ?? { line: 0, column: 0 }));
+  });
+
   it('answer as yaml does wherever the batch ends', () => {
     fc.assert(
       fc.property(lists, fc.nat(), (text, cut) => {
