@@ -113,14 +113,12 @@ export function oneKeyItems(
   // oneKeyItem's guess first: a line below at the key's column goes on with this item's mapping.
   const down = line.end + (text.charCodeAt(line.end) === 13 ? 2 : 1);
   if (text.charCodeAt(down + column - 1) === 32 && text.charCodeAt(down + column - 2) === 32) return false;
-  // The key, as the first item gives it: the run's items all have it.
-  let colon = content;
-  for (let c = text.charCodeAt(colon); (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 95;) {
-    c = text.charCodeAt(++colon);
-  }
+  // The first item's line as oneKeyItem takes it (one match); its key is the run's.
+  ONE_KEY_ITEM.lastIndex = content;
+  if (!ONE_KEY_ITEM.test(text) || ONE_KEY_ITEM.lastIndex !== line.end) return false;
+  const colon = text.indexOf(':', content);
   const width = colon - content;
-  const first = text.charCodeAt(content);
-  if (width === 0 || width > maxKey || first < 97 || first > 122 || text.charCodeAt(colon) !== 58) return false;
+  if (width > maxKey) return false;
   const key =
     width === lastKey.length && text.startsWith(lastKey, content)
       ? lastKey
