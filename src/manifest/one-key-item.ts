@@ -71,18 +71,27 @@ function oneKeyItem(
 /** Runs of items are matched at these indentations (deeper: one item at a time). */
 const RUN_INDENTS = 64;
 
+/**
+ * The lines one match of a run takes at most (the next match takes the lines after them): the
+ * pattern's engine keeps a step back for each line it repeats, and a list of some 100,000 items
+ * in one match overflows its stack.
+ */
+const RUN_LINES = 256;
+
 /** The last pattern made for a run of items at each indentation, and its key (runPattern). */
 const RUNS: ({ readonly key: string; readonly pattern: RegExp } | undefined)[] = [];
 
 /**
  * The pattern of a run of one-key items of `key` at `indent` (ONE_KEY_ITEM's lines, each with its
- * line break): one match finds where the run ends. Undefined past RUN_INDENTS.
+ * line break): one match finds where the run ends, or its first RUN_LINES lines. Undefined past
+ * RUN_INDENTS.
  */
 function runPattern(indent: number, key: string): RegExp | undefined {
   if (indent >= RUN_INDENTS) return undefined;
   let run = RUNS[indent];
   if (run?.key !== key) {
-    run = { key, pattern: new RegExp(`(?: {${indent}}- ${key}: [a-z][a-z0-9._@-]*\\r?\\n)+`, 'y') };
+    const line = `(?: {${indent}}- ${key}: [a-z][a-z0-9._@-]*\\r?\\n)`;
+    run = { key, pattern: new RegExp(`${line}{1,${RUN_LINES}}`, 'y') };
     RUNS[indent] = run;
   }
   return run.pattern;

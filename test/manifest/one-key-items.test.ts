@@ -105,6 +105,18 @@ describe('one-key items read in one match', () => {
     expect(fast && plain(fast.seq)).toEqual(plain(readItemsWithYaml(text, 0, end, 0)?.seq ?? { line: 0, column: 0 }));
   });
 
+  it('read a list of 800,000 items (12 MB) without overflowing the pattern engine', () => {
+    // A key no other test uses: its run's pattern is new, and its first match runs interpreted.
+    const n = 800_000;
+    const text = `- m:\n${'      - zz_long: mx\n'.repeat(n)}- x\n`;
+    const fast = readSimpleItems(text, 0, text.length, 0);
+    const list = (fast?.clients[0] as { m: unknown[] } | undefined)?.m;
+    expect(list?.length).toBe(n);
+    expect(list?.[n - 1]).toEqual({ zz_long: 'mx' });
+    const items = fast?.seq.items?.[0]?.entries?.[0]?.value?.items;
+    expect(items?.[n - 1]?.line).toBe(n + 1);
+  });
+
   it('answer as yaml does wherever the batch ends', () => {
     fc.assert(
       fc.property(lists, fc.nat(), (text, cut) => {
