@@ -22,7 +22,7 @@ export class Lines {
   constructor(
     private readonly text: string,
     start: number,
-    /** Where the lines end (an offset in the text). */
+    /** Where the batch ends (an offset of the text). */
     readonly end: number,
     firstLine: number,
   ) {
@@ -41,6 +41,13 @@ export class Lines {
     this.line = line;
     this.at = at;
     this.number = line.number;
+  }
+
+  /** To the line that starts at `at`, line `number` of the file, or the first after it that holds something. */
+  moveTo(at: number, number: number): void {
+    this.at = at;
+    this.number = number - 1;
+    this.next();
   }
 
   /** Moves to the next line that holds something. */

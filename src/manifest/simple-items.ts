@@ -23,7 +23,7 @@
  */
 
 import { type Line, Lines } from './item-lines.js';
-import { oneKeyItem } from './one-key-item.js';
+import { oneKeyItems } from './one-key-item.js';
 import { exact, OneLineReader, type Read } from './one-line.js';
 import { type MergeSource, nodesIn, type PosEntry, type PosNode } from './positions.js';
 import { NOT_PLAINLY_A_STRING } from './scalars.js';
@@ -114,20 +114,24 @@ class LineReader extends OneLineReader {
       if (this.text.charCodeAt(dash) !== 45 || this.text.charCodeAt(dash + 1) !== 32) return undefined;
       let content = dash + 2;
       while (content < line.end && this.text.charCodeAt(content) === 32) content++;
-      const oneKey =
-        content === dash + 2 && this.depth < MAX_DEPTH
-          ? oneKeyItem(this.text, this.lines, content, line, MAX_KEY)
-          : undefined;
-      const block = oneKey !== undefined || this.startsEntry(content, line.end);
-      const item = oneKey ?? (block ? this.mapping(content - line.start) : this.scalarLine(content));
+      // One-key items (`- name: m1`), a run of them at once; past the first few items of a list
+      // inside an item, one at a time (their positions read again when asked: BlockItemPos).
+      const lazy = this.depth > 1;
+      if (
+        content === dash + 2 &&
+        this.depth < MAX_DEPTH &&
+        (!lazy || items.length < KEPT_ITEMS) &&
+        oneKeyItems(this.text, this.lines, line, MAX_KEY, values, items, lazy ? KEPT_ITEMS : Infinity)
+      )
+        continue;
+      const block = this.startsEntry(content, line.end);
+      const item = block ? this.mapping(content - line.start) : this.scalarLine(content);
       if (item === undefined) return undefined;
       values.push(item.value);
       // Past the first few items of a list inside an item, a block mapping's positions are read
       // again when asked: one client of 60,000 domains is one batch.
       items.push(
-        block && this.depth > 1 && items.length >= KEPT_ITEMS
-          ? new BlockItemPos(this.batch, line, item.pos.column)
-          : item.pos,
+        block && lazy && items.length >= KEPT_ITEMS ? new BlockItemPos(this.batch, line, item.pos.column) : item.pos,
       );
     }
     // What follows is less indented (the parent's), or the batch ends.

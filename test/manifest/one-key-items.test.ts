@@ -53,6 +53,8 @@ const after = fc.constantFrom(
   'none',
   'hidden key',
   'hidden deeper',
+  'between',
+  'blank',
 );
 
 /** A client item whose domain lists mailboxes, the items in one-key form. */
@@ -70,6 +72,9 @@ const lists = fc
       // A comment line the one match's guess looks at instead of the line below it.
       if (next === 'hidden key') lines.push(`#${'x'.repeat(20)}`, '          quota: 1 GiB');
       if (next === 'hidden deeper') lines.push(`#${'x'.repeat(20)}`, '            more');
+      // A line between the dash's column and the key's, and a blank line (a run of items stops at each).
+      if (next === 'between') lines.push('         - y');
+      if (next === 'blank') lines.push('   ');
     }
     return lines.join(eol) + eol;
   });
@@ -84,6 +89,47 @@ describe('one-key items read in one match', () => {
     );
   });
 
+  it('stop at a line that is none of the items', () => {
+    // A run of items stops at a line less indented than its dashes, one without a dash at their
+    // column, and one without a space after its dash: the answer is yaml's or none.
+    agree('- m:\n    - name: a\n    - name: b\n  ab- name: c\n- x\n');
+    agree('- m:\n    - name: a\n    - name: b\n    x name: c\n- x\n');
+    agree('- m:\n    - name: a\n    - name: b\n    -xname: c\n- x\n');
+  });
+
+  it('end with the batch when it ends inside a run of items', () => {
+    const text = '- m:\n    - name: a\n    - name: b\n    - name: c\n    - name: d\n- x\n';
+    const end = text.indexOf('    - name: c');
+    const fast = readSimpleItems(text, 0, end, 0);
+    expect(fast?.clients).toEqual([{ m: [{ name: 'a' }, { name: 'b' }] }]);
+    expect(fast && plain(fast.seq)).toEqual(plain(readItemsWithYaml(text, 0, end, 0)?.seq ?? { line: 0, column: 0 }));
+  });
+
+  it('read a list of 800,000 items (12 MB) without overflowing the pattern engine', () => {
+    // A key no other test uses: its run's pattern is new, and its first match runs interpreted.
+    const n = 800_000;
+    const text = `- m:\n${'      - zz_long: mx\n'.repeat(n)}- x\n`;
+    const fast = readSimpleItems(text, 0, text.length, 0);
+    const list = (fast?.clients[0] as { m: unknown[] } | undefined)?.m;
+    expect(list?.length).toBe(n);
+    expect(list?.[n - 1]).toEqual({ zz_long: 'mx' });
+    const items = fast?.seq.items?.[0]?.entries?.[0]?.value?.items;
+    expect(items?.[n - 1]?.line).toBe(n + 1);
+  });
+
+  it('answer as yaml does wherever the batch ends', () => {
+    fc.assert(
+      fc.property(lists, fc.nat(), (text, cut) => {
+        const end = cut % (text.length + 1);
+        const fast = readSimpleItems(text, 0, end, 0);
+        const slow = readItemsWithYaml(text, 0, end, 0);
+        if (fast !== undefined)
+          expect({ ...fast, seq: plain(fast.seq) }).toEqual({ ...slow, seq: slow && plain(slow.seq) });
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
   it('are read by the fast read in the shape manifests list mailboxes', () => {
     const items = ['m1', 'm2', 'info', 'a.b@c'].map((name) => `        - name: ${name}`);
     const text = ['- username: alice', '  domains:', '    - name: alice.example', '      mailboxes:', ...items].join(
@@ -93,5 +139,9 @@ describe('one-key items read in one match', () => {
     expect(agree(`${text}\n- username: bob\n`)).toBe(true);
     // An item whose mapping goes on below a comment: read as a mapping of two keys, not given up.
     expect(agree(`${text}\n#${'x'.repeat(20)}\n          quota: 1 GiB\n`)).toBe(true);
+    // A run of items stops at one whose mapping goes on, or whose list ends, and the read goes on.
+    expect(agree(`${text}\n          quota: 1 GiB\n        - name: m5\n`)).toBe(true);
+    expect(agree(`${text}\n    - name: bob.example\n      mailboxes:\n        - name: m1\n`)).toBe(true);
+    expect(agree(`${text}\n\n   \n        - name: m5\n`)).toBe(true);
   });
 });
