@@ -266,7 +266,8 @@ export type Place = (offset: number) => { line: number; column: number };
 export class PositionMap implements Locator<PosNode> {
   /**
    * `owned`: the positions and the data read with them are this batch's alone (no anchor or
-   * alias shares a node or a value), so each sequence item may go once checked (`release`).
+   * alias shares a node or a value; a merge brings in scalars only, its source's positions left
+   * in place), so each sequence item may go once checked (`release`).
    */
   constructor(
     readonly file: string,
@@ -328,7 +329,8 @@ export class PositionMap implements Locator<PosNode> {
    * checks take them, so they do not stand beside all that is made of them (issue 30, 7f).
    */
   release(from: Found<PosNode>, index: number): boolean {
-    // Never through an alias or a merge (an owned batch has neither: said here all the same).
+    // Never through an alias or a merge (an owned batch has no alias, and its merges bring in
+    // only scalars: said here all the same).
     const items = this.owned && from.node.alias === undefined && from.via === undefined ? from.node.items : undefined;
     if (items === undefined || index >= items.length) return false;
     (items as unknown[])[index] = undefined;

@@ -259,16 +259,16 @@ class LineReader extends OneLineReader {
   }
 }
 
+/** A block mapping's positions, as BlockItemPos reads them again. */
+type ReadAgain = PosNode & { readonly entries: readonly PosEntry[] };
+
 /**
  * Where a block mapping that is a sequence's item stands (`- name: a.example` and the lines of
  * its keys below); its entries' positions are read again from its lines when first asked, then
  * kept while it is (issue 30, 7f). A batch's positions are all live once it is read, and a
  * domain item's are about fourteen objects and four lists, 960 bytes for a 100-byte item; this
- * is one object, and the builder lets it go once taken (PositionMap.release).
+ * is one object, and the builder lets a domain item go once taken (PositionMap.release).
  */
-/** A block mapping's positions, as BlockItemPos reads them again. */
-type ReadAgain = PosNode & { readonly entries: readonly PosEntry[] };
-
 class BlockItemPos implements PosNode {
   readonly line: number;
   readonly #batch: Batch;
