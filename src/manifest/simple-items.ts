@@ -163,6 +163,8 @@ class LineReader extends OneLineReader {
     const entries: { key: string; line: number; column: number; value: PosNode }[] = [];
     /** Its merge (`<<: *defaults`): one at most, an alias of a mapping of scalars. */
     let merge: PosNode | undefined;
+    /** Its own keys, once it merges (a merged key may be given again, an own one not). */
+    let own: Set<string> | undefined;
     const first = this.lines.line;
     if (first === undefined) return undefined;
     for (let line: Line | undefined = first; line !== undefined; line = this.lines.line) {
@@ -171,6 +173,7 @@ class LineReader extends OneLineReader {
       const after = this.keyEnd(keyStart, line.end);
       if (after === -1) {
         if (merge !== undefined) return undefined;
+        own = new Set(entries.map((e) => e.key));
         merge = this.merge(keyStart, line, column, value);
         if (merge === undefined) return undefined;
         continue;
@@ -183,12 +186,13 @@ class LineReader extends OneLineReader {
         key === 'false' ||
         NOT_PLAINLY_A_STRING.test(key) ||
         key.length > MAX_KEY ||
-        (merge === undefined ? Object.hasOwn(value, key) : entries.some((e) => e.key === key))
+        (own === undefined ? Object.hasOwn(value, key) : own.has(key))
       )
         return undefined;
       const entry = this.value(after, line, column);
       if (entry === undefined) return undefined;
       value[key] = entry.value;
+      own?.add(key);
       entries.push({ key, line: line.number, column: column + 1, value: entry.pos });
     }
     const after = this.lines.line;

@@ -182,6 +182,8 @@ describe('merge keys in the fast read of client items', () => {
       ['version: 1\nx: &d\n  __proto__: a\nclients:\n', '  - <<: *d\n    username: a\n'],
       ['version: 1\nx: &d\n  plan: a\nclients:\n', '  - <<: *d\n    <<: *d\n'],
       ['version: 1\nx: &d\n  plan: a\nclients:\n', '  - <<: [*d]\n    username: a\n'],
+      ['version: 1\nx: &d\n  plan: a\nclients:\n', '  - username: a\n    <<: *d\n    username: b\n'],
+      ['version: 1\nx: &d\n  plan: a\nclients:\n', '  - <<: *d\n    plan: b\n    plan: c\n'],
       ['version: 1\nx: &d\n  plan: a\nclients:\n', '  - <<: *e\n    username: a\n'],
       ['version: 1\nx: &d\n  plan: a\nclients:\n', '  - <<: *d\n      username: a\n'],
     ];
