@@ -2,7 +2,7 @@
  * The fast read's (simple-items.ts) one match for the commonest sequence item of a manifest's
  * lists, one key and a plain string on the item's line (`- name: info`): what its
  * general read of a block mapping gives for it, without its steps per key and per character; a
- * run of such items of one key (a list of mailboxes) read line after line from the text.
+ * run of such items of one key (a section's list of names) read line after line from the text.
  * test/manifest/one-key-items.test.ts and simple-items.test.ts hold it to `yaml`'s answer.
  */
 import type { Line, Lines } from './item-lines.js';

@@ -35,9 +35,9 @@ const MAX_KEY = 1000;
 const MAX_DEPTH = 32;
 
 /**
- * The items of a block sequence inside an item (a client's domains, a zone's records, a domain's
- * mailboxes) whose positions are kept as read; a block mapping past them keeps its place and
- * reads its entries again when asked (BlockItemPos).
+ * The items of a block sequence inside an item (a client's domains, a zone's records, the
+ * lists of a domain's sections) whose positions are kept as read; a block mapping past them
+ * keeps its place and reads its entries again when asked (BlockItemPos).
  */
 const KEPT_ITEMS = 16;
 
