@@ -3,11 +3,11 @@ import { type Found, type Locator, locateIn } from './locate.js';
 import { clientLabel } from './schema.js';
 import type { DesiredClient, DesiredDomain, Diagnostic, Location } from './types.js';
 import { type Listing, listingOf, placeOfListing, slotOf } from './listing.js';
-import { DesiredClientItem, DesiredDomainItem, ownString, packPlace, type Place, placeIn } from './desired-items.js';
+import { DesiredClientItem, DesiredDomainItem, packPlace, type Place, placeIn } from './desired-items.js';
 import { patternProblem } from './prune.js';
 import { byFirstName, topmostAbove } from './topmost.js';
 import { KeysOf, type ReadSections, readSections, SectionSeens } from './sections.js';
-import { isRecord, placeOf } from '../util.js';
+import { isRecord, ownString, placeOf } from '../util.js';
 import { quote } from '../escape.js';
 import { CLIENT_CREATE_ONLY_KEYS, CLIENT_FIELDS } from '../kinds/client/index.js';
 import {

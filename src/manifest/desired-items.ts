@@ -50,18 +50,6 @@ export function placeIn(file: string, place: Place): Location {
   return { file, line: (packed - column) / per, column };
 }
 
-/** Below this length V8 copies a cut-out string anyway: it makes slices of 13 characters or more. */
-const SLICED_FROM = 13;
-
-/**
- * `text` as a string of its own: a copy when it may be a slice of a longer string (the manifest's
- * text, a batch of it), so that keeping it keeps nothing more. Joining two pieces makes a new flat
- * string (a concatenation would keep both).
- */
-export function ownString(text: string): string {
-  return text.length < SLICED_FROM ? text : [text.charAt(0), text.slice(1)].join('');
-}
-
 /** A domain of Desired as a read keeps it (see above); `loc` is where its name stands. */
 export class DesiredDomainItem implements DesiredDomain {
   readonly #file: string;

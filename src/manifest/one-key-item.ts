@@ -6,7 +6,7 @@
  * test/manifest/one-key-items.test.ts and simple-items.test.ts hold it to `yaml`'s answer.
  */
 import type { Line, Lines } from './item-lines.js';
-import { ownString } from './desired-items.js';
+import { ownString } from '../util.js';
 import type { PosNode } from './positions.js';
 
 /**

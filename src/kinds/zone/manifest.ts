@@ -10,7 +10,7 @@
  * CAA tag no authority knows are warnings. Pure.
  */
 import { quote } from '../../escape.js';
-import { isRecord } from '../../util.js';
+import { isRecord, ownString } from '../../util.js';
 import type { FieldProblem } from '../common.js';
 import type { DesiredZone } from './diff.js';
 import { FirstListed, HOST, IDENTITY } from './first-listed.js';
@@ -90,7 +90,7 @@ export function itemZone(
     indexes[taken.length] = index;
     taken.push(one);
   });
-  const kept = withoutDuplicates(taken, indexes, domain, lineOf, problems);
+  withoutDuplicates(taken, indexes, domain, lineOf, problems);
   cnameBesideOthers(taken, indexes, domain, lineOf, problems);
   const prune = block.prune === true;
   const keep = keepPatterns(block.keep, prune, domain, zone, problems, reader.keepProblem);
@@ -104,9 +104,9 @@ export function itemZone(
     });
   const at = reader.at;
   const origin =
-    at === undefined ? {} : { origin: recordPlaces(indexes, kept, (index) => at([DNS_KEY, 'records', index])) };
+    at === undefined ? {} : { origin: recordPlaces(indexes, taken.length, (index) => at([DNS_KEY, 'records', index])) };
   // A list of its own length: one grown by push keeps room for more (17 at its first push).
-  return { dns: { records: taken.slice(0, kept), prune, keep, ...origin }, problems };
+  return { dns: { records: taken.slice(), prune, keep, ...origin }, problems };
 }
 
 /**
@@ -173,35 +173,17 @@ function takeRecord(
   }
   if (host === undefined || type === undefined || typeof value !== 'string') return undefined;
   const own = typeof record.ttl === 'number' && ttlInRange(record.ttl) ? record.ttl : undefined;
-  return { host: kept(host, 0), type, value: kept(value, 1), ttl: own ?? ttl };
+  // Strings of their own (ownString): a host or a value cut out of the manifest's text may be a
+  // slice of it, and Desired keeps the record until the plan is made. One equal to the previous
+  // record's is kept as that same string (most zones repeat `www`, `@` and a few addresses).
+  lastHost = host === lastHost ? lastHost : ownString(host);
+  lastValue = value === lastValue ? lastValue : ownString(value);
+  return { host: lastHost, type, value: lastValue, ttl: own ?? ttl };
 }
 
-/**
- * The last host and value kept: a record's host or value equal to the previous record's is kept
- * as the same string (most zones of a manifest repeat `www`, `@` and a few addresses).
- */
-const lastKept = ['', ''];
-
-/** `text`, the host (0) or value (1) of a record, as Desired keeps it: the last one's string when equal, else one of its own. */
-function kept(text: string, field: 0 | 1): string {
-  if (lastKept[field] === text) return lastKept[field];
-  const own = ownText(text);
-  lastKept[field] = own;
-  return own;
-}
-
-/** Below this length V8 copies a cut-out string anyway: it makes slices of 13 characters or more. */
-const SLICED_FROM = 13;
-
-/**
- * `text` as a string of its own (as the manifest's reader keeps its names: ownString in
- * src/manifest/desired-items.ts, which this room may not import): a host or a value cut out of
- * the manifest's text may be a slice of it in V8, and Desired keeps the record until the plan is
- * made: a zone of long values kept the whole text. Joining two pieces makes a new flat string.
- */
-function ownText(text: string): string {
-  return text.length < SLICED_FROM ? text : [text.charAt(0), text.slice(1)].join('');
-}
+/** The host and the value of the last record kept (takeRecord). */
+let lastHost = '';
+let lastValue = '';
 
 /**
  * What a CNAME's target without a trailing dot is told: a zone reads it relative to the zone
@@ -220,8 +202,8 @@ function relativeTarget(value: string, zone: string): string | undefined {
 
 /**
  * The records without a second listing of the same (host, type, value): each one an error naming
- * the first. `records` and their block indexes (`indexes`, aligned) are kept in place, in order;
- * the number kept.
+ * the first. `records` and their block indexes (`indexes`, aligned) are kept in place, in order,
+ * `records` cut to them.
  */
 function withoutDuplicates(
   records: DnsRecord[],
@@ -229,7 +211,7 @@ function withoutDuplicates(
   domain: string,
   lineOf: LineOf,
   problems: ZoneProblem[],
-): number {
+): void {
   const first = new FirstListed(records, records.length, IDENTITY);
   let kept = 0;
   for (let i = 0; i < records.length; i++) {
@@ -253,7 +235,6 @@ function withoutDuplicates(
     });
   }
   records.length = kept;
-  return kept;
 }
 
 /**
